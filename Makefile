@@ -1,0 +1,32 @@
+# regnum — developer entry points. Everything runs in a local virtual environment, .venv/,
+# created on first use; the editable install is redone only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
+
+.PHONY: setup demo test bench clean
+
+setup: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e '.[test]'
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/regnum play kings_road --players 4 --bots all --seed 1 --quiet-board
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/regnum bench
+
+clean:
+	rm -rf $(VENV) dist build .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,42 @@
+"""regnum: a declarative rules language for board and card games, and its interpreter.
+
+The public API (DESIGN §4). Everything not named here is internal.
+
+    rules = regnum.load("kings_road")
+    game = rules.new_game(players=4, seed=7)
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+"""
+from __future__ import annotations
+
+from .diagnostics import Diagnostic, LimitExceeded, RulesetError
+from .engine.game import Game
+from .log import Log, LogError
+from .moves import IllegalMove, Move
+from .ruleset import Ruleset, load
+
+__all__ = ["load", "replay", "Ruleset", "Game", "Move", "IllegalMove", "RulesetError",
+           "LimitExceeded", "Diagnostic", "Log", "LogError"]
+__version__ = "0.1.0"
+
+
+def replay(rules: Ruleset, log) -> Game:
+    """Replay a log (a Log, its JSON text or dict) move by move, validating each.
+
+    Raises IllegalMove with `.index` set to the position of the first illegal move,
+    or LogError for a malformed log or one made with another ruleset.
+    """
+    log = Log.from_json(log)
+    if log.ruleset != rules.name:
+        raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
+    if not rules.min_players <= log.players <= rules.max_players:
+        raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")
+    game = rules.new_game(log.players, log.seed)
+    for index, record in enumerate(log.moves):
+        move = Move(record.player, record.action, dict(record.args))
+        try:
+            game.play(move)
+        except IllegalMove as err:
+            err.index = index
+            raise IllegalMove(move, f"move #{index}: {err.reason}", err.rule, err.location, index) from None
+    return game

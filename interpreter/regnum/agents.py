@@ -1,0 +1,74 @@
+"""Bots that play any ruleset: they only use the public Game API.
+
+``RandomAgent`` picks uniformly among the legal moves of its seat with its own seeded RNG,
+so a game played by random agents is a pure function of (ruleset, players, seed).
+``play_random_game`` is the random playout used by ``regnum simulate`` and ``regnum bench``.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the core imports nothing from here, but keep this module import-light
+    from regnum import Game, Move, Ruleset
+
+__all__ = ["RandomAgent", "StuckGame", "play_random_game", "seat_seed"]
+
+
+class StuckGame(RuntimeError):
+    """A game that is not over offers no legal move to a player who must decide.
+
+    That is a ruleset (or engine) failure: the flow waits for a choice nobody can make.
+    """
+
+
+class RandomAgent:
+    """Chooses uniformly at random among the legal moves of one seat."""
+
+    __slots__ = ("seed", "rng")
+
+    def __init__(self, seed: int | str = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, player: int) -> Move:
+        """One of ``player``'s legal moves, uniformly; raises StuckGame if there is none."""
+        moves = [move for move in game.legal_moves() if move.player == player]
+        if not moves:
+            raise StuckGame(
+                f"seat {player} must move but has no legal move "
+                f"(after {game.move_count} moves, game not over)"
+            )
+        return moves[self.rng.randrange(len(moves))]
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed!r})"
+
+
+def seat_seed(seed: int, seat: int) -> str:
+    """The seed of seat ``seat``'s bot in a game seeded ``seed``: distinct per seat, stable."""
+    return f"regnum-bot:{seed}:{seat}"
+
+
+def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000) -> Game:
+    """Play a game of ``rules`` with a RandomAgent in every seat.
+
+    The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
+    player listed in ``game.to_move`` (in order) who still has to move — ``to_move`` is read
+    again after each move — chooses and plays. Stops when the game is over or after
+    ``max_moves`` moves (then ``game.is_over`` is false). Raises StuckGame when a game that
+    is not over waits for nobody or for a seat without legal moves.
+    """
+    game = rules.new_game(players=players, seed=seed)
+    agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(players)]
+    while not game.is_over and game.move_count < max_moves:
+        waiting = list(game.to_move)
+        if not waiting:
+            raise StuckGame(f"the game is not over but nobody is to move (after {game.move_count} moves)")
+        for player in waiting:
+            if game.is_over or game.move_count >= max_moves:
+                break
+            if player not in game.to_move:
+                continue
+            game.play(agents[player].choose(game, player))
+    return game

@@ -1,0 +1,575 @@
+"""The syntax tree: frozen dataclasses, one per grammar rule, each with its span.
+
+Grammar rule `move_stmt` builds `MoveStmt`, and so on; only build.py creates
+these nodes and every later stage reads them without touching Lark.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from .source import Span
+
+node = dataclass(frozen=True, slots=True)
+
+
+# ── Expressions ──────────────────────────────────────────────────────────────
+
+@node
+class IntLit:
+    span: Span
+    value: int
+
+
+@node
+class StrLit:
+    span: Span
+    value: str
+
+
+@node
+class BoolLit:
+    span: Span
+    value: bool
+
+
+@node
+class NoneLit:
+    span: Span
+
+
+@node
+class Name:
+    span: Span
+    name: str
+
+
+@node
+class ListLit:
+    span: Span
+    items: tuple
+
+
+@node
+class MapLit:
+    span: Span
+    entries: tuple  # of (key: str, key_span: Span, value: Expr)
+
+
+@node
+class ListComp:
+    span: Span
+    element: "Expr"
+    var: str
+    source: "Expr"
+    cond: Optional["Expr"]
+
+
+@node
+class Aggregate:
+    """`count(x for x in xs where c)`: a builtin over a generator."""
+
+    span: Span
+    func: str
+    element: "Expr"
+    var: str
+    source: "Expr"
+    cond: Optional["Expr"]
+
+
+@node
+class Call:
+    span: Span
+    func: str
+    func_span: Span
+    args: tuple
+
+
+@node
+class Attribute:
+    span: Span
+    obj: "Expr"
+    name: str
+    name_span: Span
+
+
+@node
+class Index:
+    span: Span
+    obj: "Expr"
+    index: "Expr"
+
+
+@node
+class Unary:
+    span: Span
+    op: str  # "-" | "not"
+    operand: "Expr"
+
+
+@node
+class Binary:
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@node
+class IfExpr:
+    span: Span
+    cond: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+
+
+@node
+class Template:
+    """An announce text: literal pieces and `{expr}` holes, in order."""
+
+    span: Span
+    parts: tuple  # of str | Expr
+
+
+Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, MapLit, ListComp,
+             Aggregate, Call, Attribute, Index, Unary, Binary, IfExpr]
+
+
+# ── Types ────────────────────────────────────────────────────────────────────
+
+@node
+class TypeRef:
+    span: Span
+    name: str | None  # None for a list type
+    optional: bool = False
+    item: Optional["TypeRef"] = None
+
+    def __str__(self) -> str:
+        if self.item is not None:
+            return f"list of {self.item}"
+        return f"{self.name}?" if self.optional else str(self.name)
+
+
+# ── Statements ───────────────────────────────────────────────────────────────
+
+@node
+class LetStmt:
+    span: Span
+    name: str
+    value: Expr
+
+
+@node
+class SetStmt:
+    span: Span
+    target: Expr
+    value: Expr
+
+
+@node
+class AddStmt:
+    span: Span
+    amount: Expr
+    target: Expr
+    negate: bool = False  # `subtract X from T`
+
+
+@node
+class MoveStmt:
+    span: Span
+    pieces: Expr
+    dest: Expr
+
+
+@node
+class MoveCountStmt:
+    span: Span
+    count: Expr
+    source: Expr
+    dest: Expr
+
+
+@node
+class CreateStmt:
+    span: Span
+    count: Expr
+    piece_type: str
+    type_span: Span
+    fields: tuple  # of (name, span, Expr)
+    dest: Expr
+    label: Optional[Expr]
+
+
+@node
+class ShuffleStmt:
+    span: Span
+    zone: Expr
+
+
+@node
+class RevealStmt:
+    span: Span
+    pieces: Expr
+
+
+@node
+class AskStmt:
+    span: Span
+    player: Expr
+    actions: tuple  # of (name, span)
+
+
+@node
+class RunStmt:
+    span: Span
+    name: str
+    name_span: Span
+    args: tuple
+
+
+@node
+class ScoreStmt:
+    span: Span
+    name: str
+    name_span: Span
+    args: tuple
+
+
+@node
+class AnnounceStmt:
+    span: Span
+    text: Template
+
+
+@node
+class EndStmt:
+    span: Span
+
+
+@node
+class PassStmt:
+    span: Span
+
+
+@node
+class IfStmt:
+    span: Span
+    branches: tuple  # of (cond, body)
+    otherwise: tuple | None
+
+
+@node
+class ForStmt:
+    span: Span
+    var: str
+    source: Expr
+    cond: Optional[Expr]
+    body: tuple
+
+
+@node
+class RepeatStmt:
+    span: Span
+    count: Expr
+    body: tuple
+
+
+@node
+class UntilStmt:
+    """`repeat until C:` runs the body, then stops once C holds."""
+
+    span: Span
+    cond: Expr
+    body: tuple
+
+
+@node
+class WhileStmt:
+    span: Span
+    cond: Expr
+    body: tuple
+
+
+@node
+class SimultaneousStmt:
+    span: Span
+    var: str
+    source: Expr
+    cond: Optional[Expr]
+    body: tuple
+
+
+Stmt = Union[LetStmt, SetStmt, AddStmt, MoveStmt, MoveCountStmt, CreateStmt,
+             ShuffleStmt, RevealStmt, AskStmt, RunStmt, ScoreStmt, AnnounceStmt,
+             EndStmt, PassStmt, IfStmt, ForStmt, RepeatStmt, UntilStmt, WhileStmt,
+             SimultaneousStmt]
+
+
+# ── Declarations ─────────────────────────────────────────────────────────────
+# Every declaration has a `kind` and a `name`: the stable handle by which a
+# variant replaces or removes it.
+
+@node
+class GameDecl:
+    span: Span
+    name: str
+    title: str
+    kind = "game"
+
+
+@node
+class ImportDecl:
+    span: Span
+    modules: tuple  # of (name, span)
+    kind = "import"
+
+    @property
+    def name(self) -> str:
+        return "import " + ", ".join(m for m, _ in self.modules)
+
+
+@node
+class PlayersDecl:
+    span: Span
+    minimum: int
+    maximum: int
+    kind = "players"
+    name = "players"
+
+
+@node
+class ConstDecl:
+    span: Span
+    name: str
+    value: Expr
+    kind = "const"
+
+
+@node
+class EnumDecl:
+    span: Span
+    name: str
+    members: tuple  # of (name, span)
+    kind = "enum"
+
+
+@node
+class BoardDecl:
+    span: Span
+    name: str
+    topology: str
+    nodes: tuple  # of (name, span)
+    edges: tuple  # of ((a, span), (b, span))
+    settings: tuple  # of (name, span, Expr)
+    kind = "board"
+
+
+@node
+class FieldDecl:
+    span: Span
+    name: str
+    type: TypeRef
+    default: Optional[Expr]
+
+
+@node
+class PieceDecl:
+    span: Span
+    name: str
+    fields: tuple
+    kind = "piece"
+
+
+@node
+class ZoneDecl:
+    span: Span
+    name: str
+    index: Optional[str]  # None, "player", or a board/enum name
+    index_span: Optional[Span]
+    visibility: str
+    kind = "zone"
+
+
+@node
+class VarDecl:
+    span: Span
+    name: str
+    per_player: bool
+    type: TypeRef
+    init: Expr
+    kind = "var"
+
+
+@node
+class DefDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: Expr
+    kind = "def"
+
+
+@node
+class SetupDecl:
+    span: Span
+    body: tuple
+    kind = "setup"
+    name = "setup"
+
+
+@node
+class FlowDecl:
+    span: Span
+    body: tuple
+    kind = "flow"
+    name = "flow"
+
+
+@node
+class PhaseDecl:
+    span: Span
+    name: str
+    body: tuple
+    kind = "phase"
+    params = ()
+
+
+@node
+class RuleDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: tuple
+    kind = "rule"
+
+
+@node
+class Clause:
+    """A named condition of an action: `require` or `prefer`."""
+
+    span: Span
+    name: str
+    cond: Expr
+    message: Optional[str]
+
+
+@node
+class ActionParam:
+    span: Span
+    name: str
+    domain: Expr
+
+
+@node
+class ActionDecl:
+    span: Span
+    name: str
+    params: tuple
+    requires: tuple
+    prefers: tuple
+    body: tuple
+    kind = "action"
+
+
+@node
+class PolicyName:
+    span: Span
+    name: str
+
+
+@node
+class PolicyKey:
+    span: Span
+    order: str  # "highest" | "lowest"
+    key: Expr
+
+
+@node
+class ScoringDecl:
+    span: Span
+    name: str
+    params: tuple
+    measure: Expr
+    var: str
+    source: Expr
+    pays: Optional[Expr]
+    places: Optional[Expr]
+    needs: Optional[Expr]
+    ties: tuple  # of PolicyName | PolicyKey
+    into: Optional[str]
+    kind = "scoring"
+
+
+@node
+class TiebreakDecl:
+    span: Span
+    name: str
+    chain: tuple
+    kind = "tiebreak"
+
+
+@node
+class TriggerDecl:
+    span: Span
+    name: str
+    piece_var: str
+    zone: str
+    zone_span: Span
+    index_var: Optional[str]
+    cond: Optional[Expr]
+    body: tuple
+    kind = "trigger"
+
+
+@node
+class InvariantDecl:
+    span: Span
+    name: str
+    cond: Expr
+    message: Optional[str]
+    kind = "invariant"
+
+
+@node
+class WinnerKey:
+    span: Span
+    order: str  # "highest" | "lowest" | "shared"
+    key: Optional[Expr]
+
+
+@node
+class WinnerDecl:
+    span: Span
+    var: str
+    keys: tuple
+    kind = "winner"
+    name = "winner"
+
+
+@node
+class VariantDecl:
+    span: Span
+    name: str
+    base: str
+    kind = "variant"
+
+
+@node
+class RemoveDecl:
+    span: Span
+    target_kind: str
+    target: str
+    kind = "remove"
+
+    @property
+    def name(self) -> str:
+        return f"remove {self.target_kind} {self.target}"
+
+
+@node
+class Module:
+    """One parsed file: its path, its text and its declarations in order."""
+
+    file: str
+    decls: tuple
+    imports: tuple = field(default=())

@@ -1,0 +1,435 @@
+"""Lark tree to AST: the only stage besides parse.py that sees Lark objects.
+
+A Transformer whose method names are the grammar's rule names; each returns
+a node of ast.py carrying the span of the text it came from.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Token, Transformer, Tree, v_args
+
+from . import ast
+from .diagnostics import Diagnostic, RulesetError
+from .parse import parse_text
+from .source import Span
+
+
+def _span(file: str, meta) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1, 1, 1, 2)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok(file: str, token: Token) -> Span:
+    return Span(file, token.line, token.column, token.end_line or token.line,
+                token.end_column or token.column + len(token))
+
+
+def _unquote(token: Token) -> str:
+    body = str(token)[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _suite(items) -> tuple:
+    return tuple(items)
+
+
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+        self.errors: list[Diagnostic] = []
+
+    def sp(self, meta) -> Span:
+        return _span(self.file, meta)
+
+    def tk(self, token) -> Span:
+        return _tok(self.file, token)
+
+    # ── module ──
+    def start(self, meta, items):
+        return tuple(i for i in items if not isinstance(i, Token))
+
+    # ── declarations ──
+    def game_decl(self, meta, c):
+        return ast.GameDecl(self.sp(meta), str(c[0]), _unquote(c[1]))
+
+    def import_decl(self, meta, c):
+        return ast.ImportDecl(self.sp(meta), tuple((str(t), self.tk(t)) for t in c))
+
+    def players_decl(self, meta, c):
+        return ast.PlayersDecl(self.sp(meta), int(c[0]), int(c[1]))
+
+    def const_decl(self, meta, c):
+        return ast.ConstDecl(self.sp(meta), str(c[0]), c[1])
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(self.sp(meta), str(c[0]), tuple((str(t), self.tk(t)) for t in c[1:]))
+
+    def board_decl(self, meta, c):
+        name, topology, *items = c
+        nodes, edges, settings = [], [], []
+        for kind, payload in items:
+            {"nodes": nodes, "edges": edges, "setting": settings}[kind].extend(payload)
+        return ast.BoardDecl(self.sp(meta), str(name), str(topology), tuple(nodes),
+                             tuple(edges), tuple(settings))
+
+    def board_nodes(self, meta, c):
+        return ("nodes", [(str(t), self.tk(t)) for t in c])
+
+    def board_edges(self, meta, c):
+        return ("edges", list(c))
+
+    def edge(self, meta, c):
+        return ((str(c[0]), self.tk(c[0])), (str(c[1]), self.tk(c[1])))
+
+    def board_setting(self, meta, c):
+        return ("setting", [(str(c[0]), self.tk(c[0]), c[1])])
+
+    def piece_decl(self, meta, c):
+        return ast.PieceDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
+
+    def field_decl(self, meta, c):
+        return ast.FieldDecl(self.sp(meta), str(c[0]), c[1], c[2])
+
+    def zone_decl(self, meta, c):
+        name, index, visibility = c
+        index_name, index_span = (None, None) if index is None else index
+        return ast.ZoneDecl(self.sp(meta), str(name), index_name, index_span, str(visibility))
+
+    def zone_index(self, meta, c):
+        return (str(c[0]), self.tk(c[0]))
+
+    def var_decl(self, meta, c):
+        name, per_player, type_, init = c
+        return ast.VarDecl(self.sp(meta), str(name), per_player is not None, type_, init)
+
+    def per_player(self, meta, c):
+        return True
+
+    def def_decl(self, meta, c):
+        return ast.DefDecl(self.sp(meta), str(c[0]), c[1] or (), c[2])
+
+    def params(self, meta, c):
+        return tuple(str(t) for t in c)
+
+    def setup_decl(self, meta, c):
+        return ast.SetupDecl(self.sp(meta), c[0])
+
+    def flow_decl(self, meta, c):
+        return ast.FlowDecl(self.sp(meta), c[0])
+
+    def phase_decl(self, meta, c):
+        return ast.PhaseDecl(self.sp(meta), str(c[0]), c[1])
+
+    def rule_decl(self, meta, c):
+        return ast.RuleDecl(self.sp(meta), str(c[0]), c[1] or (), c[2])
+
+    def action_decl(self, meta, c):
+        name, params, *rest = c
+        requires = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "require")
+        prefers = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "prefer")
+        body = tuple(x for x in rest if not (isinstance(x, tuple) and x and x[0] in ("require", "prefer")))
+        return ast.ActionDecl(self.sp(meta), str(name), params or (),
+                              tuple(x[1] for x in requires), tuple(x[1] for x in prefers), body)
+
+    def action_params(self, meta, c):
+        return tuple(c)
+
+    def action_param(self, meta, c):
+        return ast.ActionParam(self.sp(meta), str(c[0]), c[1])
+
+    def _clause(self, meta, c):
+        message = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
+        return ast.Clause(self.sp(meta), str(c[0]), c[1], message)
+
+    def require_clause(self, meta, c):
+        return ("require", self._clause(meta, c))
+
+    def prefer_clause(self, meta, c):
+        return ("prefer", self._clause(meta, c))
+
+    def scoring_decl(self, meta, c):
+        name, params, majority, *clauses = c
+        measure, var, source = majority
+        opts = dict(clauses)
+        return ast.ScoringDecl(self.sp(meta), str(name), params or (), measure, var, source,
+                               opts.get("pays"), opts.get("places"), opts.get("needs"),
+                               opts.get("ties", ()), opts.get("into"))
+
+    def majority_rule(self, meta, c):
+        return (c[0], str(c[1]), c[2])
+
+    def pays_clause(self, meta, c):
+        return ("pays", c[0])
+
+    def places_clause(self, meta, c):
+        return ("places", c[0])
+
+    def needs_clause(self, meta, c):
+        return ("needs", c[0])
+
+    def ties_clause(self, meta, c):
+        return ("ties", c[0])
+
+    def into_clause(self, meta, c):
+        return ("into", str(c[0]))
+
+    def tie_chain(self, meta, c):
+        return tuple(c)
+
+    def policy_name(self, meta, c):
+        return ast.PolicyName(self.sp(meta), str(c[0]))
+
+    def policy_key(self, meta, c):
+        return ast.PolicyKey(self.sp(meta), str(c[0]), c[1])
+
+    def tiebreak_decl(self, meta, c):
+        return ast.TiebreakDecl(self.sp(meta), str(c[0]), c[1])
+
+    def trigger_decl(self, meta, c):
+        name, piece_var, zone, index_var, cond, body = c
+        return ast.TriggerDecl(self.sp(meta), str(name), str(piece_var), str(zone), self.tk(zone),
+                               None if index_var is None else str(index_var), cond, body)
+
+    def invariant_decl(self, meta, c):
+        message = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
+        return ast.InvariantDecl(self.sp(meta), str(c[0]), c[1], message)
+
+    def winner_decl(self, meta, c):
+        return ast.WinnerDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
+
+    def winner_order(self, meta, c):
+        return ast.WinnerKey(self.sp(meta), str(c[0]), c[1])
+
+    def winner_shared(self, meta, c):
+        return ast.WinnerKey(self.sp(meta), "shared", None)
+
+    def variant_decl(self, meta, c):
+        return ast.VariantDecl(self.sp(meta), str(c[0]), _unquote(c[1]))
+
+    def remove_decl(self, meta, c):
+        return ast.RemoveDecl(self.sp(meta), str(c[0]), str(c[1]))
+
+    # ── types ──
+    def named_type(self, meta, c):
+        return ast.TypeRef(self.sp(meta), str(c[0]))
+
+    def optional_type(self, meta, c):
+        return ast.TypeRef(self.sp(meta), str(c[0]), optional=True)
+
+    def list_type(self, meta, c):
+        return ast.TypeRef(self.sp(meta), None, item=c[0])
+
+    # ── statements ──
+    def suite(self, meta, c):
+        return _suite(c)
+
+    def let_stmt(self, meta, c):
+        return ast.LetStmt(self.sp(meta), str(c[0]), c[1])
+
+    def set_stmt(self, meta, c):
+        return ast.SetStmt(self.sp(meta), c[0], c[1])
+
+    def add_stmt(self, meta, c):
+        return ast.AddStmt(self.sp(meta), c[0], c[1])
+
+    def subtract_stmt(self, meta, c):
+        return ast.AddStmt(self.sp(meta), c[0], c[1], negate=True)
+
+    def move_stmt(self, meta, c):
+        return ast.MoveStmt(self.sp(meta), c[0], c[1])
+
+    def move_count_stmt(self, meta, c):
+        return ast.MoveCountStmt(self.sp(meta), c[0], c[1], c[2])
+
+    def create_stmt(self, meta, c):
+        count, type_token, kwargs, dest, label = c
+        return ast.CreateStmt(self.sp(meta), count, str(type_token), self.tk(type_token),
+                              kwargs or (), dest, label)
+
+    def kwargs(self, meta, c):
+        return tuple(c)
+
+    def kwarg(self, meta, c):
+        return (str(c[0]), self.tk(c[0]), c[1])
+
+    def shuffle_stmt(self, meta, c):
+        return ast.ShuffleStmt(self.sp(meta), c[0])
+
+    def reveal_stmt(self, meta, c):
+        return ast.RevealStmt(self.sp(meta), c[0])
+
+    def ask_stmt(self, meta, c):
+        return ast.AskStmt(self.sp(meta), c[0], tuple((str(t), self.tk(t)) for t in c[1:]))
+
+    def run_stmt(self, meta, c):
+        return ast.RunStmt(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
+
+    def score_stmt(self, meta, c):
+        return ast.ScoreStmt(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
+
+    def announce_stmt(self, meta, c):
+        return ast.AnnounceStmt(self.sp(meta), self._template(c[0]))
+
+    def end_stmt(self, meta, c):
+        return ast.EndStmt(self.sp(meta))
+
+    def pass_stmt(self, meta, c):
+        return ast.PassStmt(self.sp(meta))
+
+    def if_stmt(self, meta, c):
+        cond, body, *elifs, otherwise = c
+        branches = [(cond, body)] + [e[1] for e in elifs]
+        return ast.IfStmt(self.sp(meta), tuple(branches), otherwise)
+
+    def elif_clause(self, meta, c):
+        return ("elif", (c[0], c[1]))
+
+    def for_stmt(self, meta, c):
+        return ast.ForStmt(self.sp(meta), str(c[0]), c[1], c[2], c[3])
+
+    def repeat_stmt(self, meta, c):
+        return ast.RepeatStmt(self.sp(meta), c[0], c[1])
+
+    def until_stmt(self, meta, c):
+        return ast.UntilStmt(self.sp(meta), c[0], c[1])
+
+    def while_stmt(self, meta, c):
+        return ast.WhileStmt(self.sp(meta), c[0], c[1])
+
+    def simultaneous_stmt(self, meta, c):
+        return ast.SimultaneousStmt(self.sp(meta), str(c[0]), c[1], c[2], c[3])
+
+    # ── expressions ──
+    def if_expr(self, meta, c):
+        return ast.IfExpr(self.sp(meta), c[0], c[1], c[2])
+
+    def or_op(self, meta, c):
+        return ast.Binary(self.sp(meta), "or", c[0], c[1])
+
+    def and_op(self, meta, c):
+        return ast.Binary(self.sp(meta), "and", c[0], c[1])
+
+    def not_op(self, meta, c):
+        return ast.Unary(self.sp(meta), "not", c[0])
+
+    def compare(self, meta, c):
+        return ast.Binary(self.sp(meta), c[1], c[0], c[2])
+
+    def comp_op(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def binary(self, meta, c):
+        return ast.Binary(self.sp(meta), str(c[1]), c[0], c[2])
+
+    def negate(self, meta, c):
+        return ast.Unary(self.sp(meta), "-", c[0])
+
+    def attribute(self, meta, c):
+        return ast.Attribute(self.sp(meta), c[0], str(c[1]), self.tk(c[1]))
+
+    def index(self, meta, c):
+        return ast.Index(self.sp(meta), c[0], c[1])
+
+    def call(self, meta, c):
+        return ast.Call(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
+
+    def aggregate(self, meta, c):
+        return ast.Aggregate(self.sp(meta), str(c[0]), c[1], str(c[2]), c[3], c[4])
+
+    def int_lit(self, meta, c):
+        return ast.IntLit(self.sp(meta), int(c[0]))
+
+    def str_lit(self, meta, c):
+        return ast.StrLit(self.sp(meta), _unquote(c[0]))
+
+    def true_lit(self, meta, c):
+        return ast.BoolLit(self.sp(meta), True)
+
+    def false_lit(self, meta, c):
+        return ast.BoolLit(self.sp(meta), False)
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(self.sp(meta))
+
+    def name(self, meta, c):
+        return ast.Name(self.sp(meta), str(c[0]))
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(self.sp(meta), c[0] or ())
+
+    def list_comp(self, meta, c):
+        return ast.ListComp(self.sp(meta), c[0], str(c[1]), c[2], c[3])
+
+    def map_lit(self, meta, c):
+        return ast.MapLit(self.sp(meta), c[0] or ())
+
+    def args(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def entries(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def entry(self, meta, c):
+        return (str(c[0]), self.tk(c[0]), c[1])
+
+    # ── announce templates ──
+    def _template(self, token: Token) -> ast.Template:
+        text = _unquote(token)
+        parts: list = []
+        pos = 0
+        for match in _HOLE.finditer(text):
+            if match.start() > pos:
+                parts.append(text[pos:match.start()])
+            column = token.column + 1 + match.start(1)
+            parts.append(self._hole(match.group(1), token.line, column))
+            pos = match.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        return ast.Template(self.tk(token), tuple(parts))
+
+    def _hole(self, source: str, line: int, column: int):
+        try:
+            tree = parse_text(source, self.file + "#template", start="expr")
+        except RulesetError as err:
+            d = err.diagnostics[0]
+            self.errors.append(Diagnostic(d.code, "error", d.message + " (inside '{…}' of an announce text)",
+                                          Span(self.file, line, column, line, column + len(source))))
+            return ast.StrLit(Span(self.file, line, column, line, column + 1), "")
+        offset = _Offset(self.file, line, column)
+        return offset.transform(_Builder(self.file).transform(tree))
+
+
+class _Offset:
+    """Moves the spans of a template hole from its own text into the file."""
+
+    def __init__(self, file: str, line: int, column: int):
+        self.file, self.line, self.column = file, line, column
+
+    def transform(self, node):
+        import dataclasses
+        if isinstance(node, tuple):
+            return tuple(self.transform(x) for x in node)
+        if isinstance(node, Span):
+            return Span(self.file, self.line, self.column + node.column - 1,
+                        self.line, self.column + node.end_column - 1)
+        if dataclasses.is_dataclass(node):
+            changes = {f.name: self.transform(getattr(node, f.name)) for f in dataclasses.fields(node)}
+            return dataclasses.replace(node, **changes)
+        return node
+
+
+def build_module(text: str, file: str) -> ast.Module:
+    """Parse and build one file; raises RulesetError with every syntax diagnostic."""
+    tree = parse_text(text, file)
+    builder = _Builder(file)
+    decls = builder.transform(tree)
+    if builder.errors:
+        raise RulesetError(builder.errors)
+    return ast.Module(file, decls)

@@ -1,0 +1,236 @@
+"""Program to Model: every declaration compiled once, before any game is played.
+
+The engine never sees the syntax tree: it runs the closures and flat code
+built here.
+"""
+from __future__ import annotations
+
+from .. import ast, scoring
+from ..builtins import EvalError
+from ..diagnostics import Diagnostic, RulesetError
+from ..program import Program
+from .expressions import CompileError, ExprCompiler
+from .model import Action, Board, Clause, Invariant, Model, Param, PieceType, Scoring, Trigger, ZoneFamily
+from .statements import StmtCompiler
+
+__all__ = ["compile_program"]
+
+
+def _const_value(exprs: ExprCompiler, node):
+    fn = exprs.expr(node, {})
+    return fn(None, {})
+
+
+def compile_program(program: Program) -> Model:
+    try:
+        return _Compiler(program).run()
+    except CompileError as err:
+        raise RulesetError([Diagnostic("E999", "error", f"cannot compile: {err}", err.span)]) from None
+    except EvalError as err:
+        raise RulesetError([Diagnostic("E998", "error", f"a constant cannot be computed: {err}",
+                                       program.singletons.get("game").span
+                                       if program.singletons.get("game") else None)]) from None
+
+
+class _Compiler:
+    def __init__(self, program: Program):
+        self.p = program
+        self.consts: dict = {}
+        self.boards: dict = {}
+        self.zones: dict = {}
+        self.codes: dict = {}
+        self.scorings: dict = {}
+
+    def run(self) -> Model:
+        p = self.p
+        self.exprs = ExprCompiler(p, self.consts, self.zones, self.boards)
+        for decl in p.of_kind("board"):
+            self._board(decl)
+        for decl in p.of_kind("zone"):
+            self._zone(decl)
+        self._consts()
+        actions = {d.name for d in p.of_kind("action")}
+        stmts = StmtCompiler(self.exprs, self.codes, self.scorings, actions)
+        for decl in p.of_kind("scoring"):
+            self.scorings[decl.name] = self._scoring(decl)
+        rules: list = []
+        compiled_actions = {}
+        for decl in p.of_kind("action"):
+            compiled_actions[decl.name] = self._action(decl, stmts)
+            rules.append(("action", decl.name, decl.span))
+            for clause in decl.requires:
+                rules.append(("require", f"{decl.name}.{clause.name}", clause.span))
+            for clause in decl.prefers:
+                rules.append(("prefer", f"{decl.name}.{clause.name}", clause.span))
+        triggers: dict = {}
+        for decl in p.of_kind("trigger"):
+            trig = self._trigger(decl, stmts)
+            triggers.setdefault(trig.zone, []).append(trig)
+            rules.append(("trigger", decl.name, decl.span))
+        for decl in p.of_kind("scoring"):
+            rules.append(("scoring", decl.name, decl.span))
+        setup = p.singletons.get("setup")
+        stmts.procedure("setup", "setup", setup.span if setup else None, setup.body if setup else (), {})
+        flow = p.singletons["flow"]
+        stmts.procedure("flow", "flow", flow.span, flow.body, {})
+        for kind in ("phase", "rule"):  # what no run reached is still compiled
+            for decl in p.of_kind(kind):
+                if f"{kind}:{decl.name}" not in self.codes:
+                    stmts.procedure(f"{kind}:{decl.name}", kind, decl.span, decl.body,
+                                    {param: None for param in decl.params})
+                rules.append((kind, decl.name, decl.span))
+        players = p.players
+        winner = p.singletons.get("winner")
+        return Model(
+            name=p.name, title=p.title, path=p.path, hash=p.text_hash, variant=p.variant,
+            min_players=players.minimum, max_players=players.maximum,
+            consts=self.consts, boards=self.boards, pieces=self._pieces(),
+            zones=self.zones, globals=self._vars(per_player=False), player_vars=self._vars(per_player=True),
+            codes=self.codes, actions=compiled_actions, scorings=self.scorings, triggers=triggers,
+            invariants=[self._invariant(d) for d in p.of_kind("invariant")],
+            winner_keys=self._winner(winner), winner_var=winner.var if winner else "p",
+            rules=rules,
+        )
+
+    # ── data ──
+    def _board(self, decl: ast.BoardDecl) -> None:
+        nodes = [n for n, _ in decl.nodes]
+        adjacency: dict = {n: [] for n in nodes}
+        for (a, _), (b, _) in decl.edges:
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        settings = {name: _const_value(self.exprs, value) for name, _, value in decl.settings}
+        self.boards[decl.name] = Board(decl.name, decl.topology, nodes,
+                                       {k: tuple(v) for k, v in adjacency.items()}, settings, decl.span)
+
+    def _zone(self, decl: ast.ZoneDecl) -> None:
+        if decl.index is None:
+            keys = {"": decl.name}
+        elif decl.index == "player":
+            keys = {i: f"{decl.name}#{i}" for i in range(self.p.players.maximum)}
+        elif decl.index in self.boards:
+            keys = {n: f"{decl.name}#{n}" for n in self.boards[decl.index].nodes}
+        else:
+            enum = self.p.get(decl.index, "enum")
+            keys = {m: f"{decl.name}#{m}" for m, _ in enum.members}
+        self.zones[decl.name] = ZoneFamily(decl.name, decl.index, decl.visibility, keys, decl.span)
+
+    def _consts(self) -> None:
+        pending = list(self.p.of_kind("const"))
+        # Constants may refer to each other in any order: resolve what can be, repeatedly.
+        while pending:
+            progress = False
+            for decl in list(pending):
+                try:
+                    self.consts[decl.name] = _const_value(self.exprs, decl.value)
+                except (CompileError, EvalError, KeyError, TypeError, AttributeError):
+                    continue
+                pending.remove(decl)
+                progress = True
+            if not progress:
+                decl = pending[0]
+                raise CompileError(f"constant '{decl.name}' cannot be computed before the game starts",
+                                   decl.span)
+
+    def _pieces(self) -> dict:
+        out = {}
+        for decl in self.p.of_kind("piece"):
+            fields = []
+            for f in decl.fields:
+                default = _const_value(self.exprs, f.default) if f.default is not None else None
+                fields.append((f.name, str(f.type), default))
+            out[decl.name] = PieceType(decl.name, fields, decl.span)
+        return out
+
+    def _vars(self, per_player: bool) -> dict:
+        out = {}
+        if per_player:
+            out["score"] = lambda c, e: 0
+        for decl in self.p.of_kind("var"):
+            if decl.per_player == per_player:
+                out[decl.name] = self.exprs.expr(decl.init, {"player": "player"} if per_player else {})
+        return out
+
+    # ── behaviour ──
+    def _action(self, decl: ast.ActionDecl, stmts: StmtCompiler) -> Action:
+        scope = {"player": "player"}
+        params = []
+        for param in decl.params:
+            kind = self.exprs.kind(param.domain, scope)
+            is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
+            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span))
+            scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind)
+        requires = [Clause(c.name, self.exprs.expr(c.cond, scope), c.message or f"rule '{c.name}' is not met",
+                           c.span) for c in decl.requires]
+        prefers = [Clause(c.name, self.exprs.expr(c.cond, scope),
+                          c.message or f"rule '{c.name}' prefers another choice", c.span) for c in decl.prefers]
+        body = f"action:{decl.name}"
+        stmts.procedure(body, "action", decl.span, decl.body, scope)
+        return Action(decl.name, params, requires, prefers, body, decl.span)
+
+    def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
+        scope = {decl.piece_var: "piece"}
+        if decl.index_var:
+            scope[decl.index_var] = "player" if self.zones[decl.zone].index == "player" else None
+        cond = self.exprs.expr(decl.cond, scope) if decl.cond is not None else None
+        body = f"trigger:{decl.name}"
+        stmts.procedure(body, "trigger", decl.span, decl.body, scope)
+        return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span)
+
+    def _policies(self, chain, scope) -> tuple[list, str]:
+        keys, block = [], "take_lowest"
+        for policy in chain:
+            if isinstance(policy, ast.PolicyKey):
+                keys.append((policy.order, self.exprs.expr(policy.key, scope)))
+            elif policy.name in scoring.BLOCK_POLICIES:
+                block = policy.name
+            else:
+                named = self.p.get(policy.name, "tiebreak")
+                if named is None:
+                    raise CompileError(f"unknown tie-break policy '{policy.name}'", policy.span)
+                more_keys, block = self._policies(named.chain, scope)
+                keys.extend(more_keys)
+        return keys, block
+
+    def _scoring(self, decl: ast.ScoringDecl) -> Scoring:
+        x = self.exprs
+        scope = {p: None for p in decl.params}
+        source = x.expr(decl.source, scope)
+        inner = dict(scope)
+        inner[decl.var] = {"players": "player"}.get(x.kind(decl.source, scope))
+        measure = x.expr(decl.measure, inner)
+        pays = x.expr(decl.pays, scope) if decl.pays is not None else (lambda c, e: [1])
+        places = x.expr(decl.places, scope) if decl.places is not None else (lambda c, e: None)
+        needs = x.expr(decl.needs, scope) if decl.needs is not None else (lambda c, e: None)
+        keys, block = self._policies(decl.ties, inner)
+        var, target, name = decl.var, decl.into or "score", decl.name
+
+        def run(c, env):
+            def measure_of(p):
+                local = dict(env)
+                local[var] = p
+                return measure(c, local)
+
+            def keyed(fn):
+                def key(p):
+                    local = dict(env)
+                    local[var] = p
+                    return fn(c, local)
+                return key
+            result = scoring.majority(list(source(c, env)), measure_of, needs(c, env), list(pays(c, env)),
+                                      places(c, env), [(o, keyed(k)) for o, k in keys], block)
+            for player, _, points in result:
+                if points:
+                    c.state.pvars[player][target] += points
+            c.last_ranking = result
+        return Scoring(name, tuple(decl.params), run, decl.span)
+
+    def _invariant(self, decl: ast.InvariantDecl) -> Invariant:
+        return Invariant(decl.name, self.exprs.expr(decl.cond, {}), decl.message or f"invariant '{decl.name}'",
+                         decl.span)
+
+    def _winner(self, decl) -> list:
+        if decl is None:
+            return [("highest", lambda c, e: c.state.pvars[e["p"]]["score"])]
+        scope = {decl.var: "player"}
+        return [(k.order, self.exprs.expr(k.key, scope)) for k in decl.keys if k.order != "shared"]

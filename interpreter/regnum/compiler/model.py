@@ -1,0 +1,126 @@
+"""The executable model: what the compiler hands the engine.
+
+Everything here is built once per ruleset; a game only ever reads it. Code is
+a flat list of instructions (closures) with jumps, so a suspended procedure is
+just (name, pc, locals) in the state — plain data, no Python frames.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..source import Span
+
+
+@dataclass
+class Code:
+    name: str
+    kind: str           # flow, setup, phase, rule, action, trigger, block
+    span: Span
+    ops: list = field(default_factory=list)     # instruction closures
+    spans: list = field(default_factory=list)   # the statement span of each instruction
+
+
+@dataclass
+class ZoneFamily:
+    name: str
+    index: str | None          # None, "player", or a board / enum name
+    visibility: str            # public | owner | hidden
+    keys: dict                 # index value -> zone key ("" for a single zone)
+    span: Span
+
+
+@dataclass
+class PieceType:
+    name: str
+    fields: list               # [(name, type_text, default closure or None)]
+    span: Span
+
+
+@dataclass
+class Board:
+    name: str
+    topology: str
+    nodes: list
+    adjacency: dict            # node -> tuple of nodes
+    settings: dict
+    span: Span
+
+
+@dataclass
+class Param:
+    name: str
+    domain: Callable           # (ctx, env) -> list of values
+    encode_pieces: bool        # encode pieces as their labels in a move's args
+    span: Span
+
+
+@dataclass
+class Clause:
+    name: str
+    cond: Callable
+    message: str
+    span: Span
+
+
+@dataclass
+class Action:
+    name: str
+    params: list
+    requires: list
+    prefers: list
+    body: str                  # name of the Code to run
+    span: Span
+
+
+@dataclass
+class Scoring:
+    name: str
+    params: tuple
+    run: Callable              # (ctx, env) -> None: ranks and pays
+    span: Span
+
+
+@dataclass
+class Trigger:
+    name: str
+    zone: str
+    piece_var: str
+    index_var: str | None
+    cond: Callable | None
+    body: str
+    span: Span
+
+
+@dataclass
+class Invariant:
+    name: str
+    cond: Callable
+    message: str
+    span: Span
+
+
+@dataclass
+class Model:
+    name: str
+    title: str
+    path: str
+    hash: str
+    variant: str | None
+    min_players: int
+    max_players: int
+    consts: dict
+    boards: dict
+    pieces: dict
+    zones: dict                 # family name -> ZoneFamily
+    globals: dict               # name -> init closure
+    player_vars: dict           # name -> init closure
+    codes: dict                 # name -> Code
+    actions: dict               # name -> Action
+    scorings: dict
+    triggers: dict              # zone family -> [Trigger]
+    invariants: list
+    winner_keys: list           # [(order, closure(ctx, env) )], env binds the winner var
+    winner_var: str
+    rules: list                 # [(kind, name, span)]: everything coverage counts
+    warnings: list = field(default_factory=list)

@@ -1,0 +1,404 @@
+"""Statements to flat code: each procedure becomes a list of instructions with jumps.
+
+An instruction is a closure `op(ctx, frame)`; frame is [code name, pc, locals].
+It advances frame[1] itself and returns None to go on, ASK to wait for a
+decision, SPAWN to start simultaneous threads, or END to end the game. Loops
+keep their position in hidden locals ("$…"), so a suspended loop is data.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import ast
+from ..builtins import EvalError
+from ..engine.state import ZoneRef
+from .expressions import CompileError, ExprCompiler
+from .model import Code
+
+ASK, SPAWN, END = "ask", "spawn", "end"
+
+
+def format_value(value, kind, ctx) -> str:
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if kind == "player" and isinstance(value, int):
+        return f"P{value}"
+    if kind == "piece" and isinstance(value, int):
+        return str(ctx.state.pieces[value].get("label"))
+    if isinstance(value, list):
+        item = {"players": "player", "pieces": "piece"}.get(kind)
+        return "[" + ", ".join(format_value(v, item, ctx) for v in value) + "]"
+    return str(value)
+
+
+class StmtCompiler:
+    def __init__(self, exprs: ExprCompiler, codes: dict, model_scorings: dict, actions: set):
+        self.x = exprs
+        self.codes = codes
+        self.scorings = model_scorings
+        self.actions = actions
+        self._label = 0
+
+    def procedure(self, name: str, kind: str, span, body, scope: dict) -> Code:
+        code = Code(name, kind, span)
+        self.codes[name] = code
+        self._block(code, body, dict(scope))
+        return code
+
+    def _fresh(self, what: str) -> str:
+        self._label += 1
+        return f"${what}{self._label}"
+
+    def _emit(self, code: Code, op, span) -> int:
+        code.ops.append(op)
+        code.spans.append(span)
+        return len(code.ops) - 1
+
+    def _block(self, code: Code, body, scope: dict) -> None:
+        for stmt in body:
+            getattr(self, "_" + type(stmt).__name__)(code, stmt, scope)
+
+    # ── simple statements ──
+    def _LetStmt(self, code, s, scope):
+        if self.x.is_zone(s.value, scope):
+            key, name = self.x.zone_key(s.value, scope), s.name
+
+            def let_zone(c, f):
+                f[2][name] = ZoneRef(key(c, f[2]))
+                f[1] += 1
+            scope[s.name] = "zone"
+            self._emit(code, let_zone, s.span)
+            return
+        value, name = self.x.expr(s.value, scope), s.name
+        scope[s.name] = self.x.kind(s.value, scope)
+
+        def let(c, f):
+            f[2][name] = value(c, f[2])
+            f[1] += 1
+        self._emit(code, let, s.span)
+
+    def _SetStmt(self, code, s, scope):
+        self._emit(code, self._assign(s.target, s.value, scope, s.span, add=False), s.span)
+
+    def _AddStmt(self, code, s, scope):
+        amount = s.amount
+        if s.negate:
+            amount = ast.Unary(s.amount.span, "-", s.amount)
+        self._emit(code, self._assign(s.target, amount, scope, s.span, add=True), s.span)
+
+    def _assign(self, target, value_node, scope, span, add: bool):
+        value = self.x.expr(value_node, scope)
+        program = self.x.program
+        if isinstance(target, ast.Name):
+            name = target.name
+            if name in scope:
+                def set_local(c, f):
+                    v = value(c, f[2])
+                    f[2][name] = f[2][name] + v if add else v
+                    f[1] += 1
+                return set_local
+
+            def set_global(c, f):
+                v = value(c, f[2])
+                c.state.vars[name] = c.state.vars[name] + v if add else v
+                f[1] += 1
+            return set_global
+        if isinstance(target, ast.Call):
+            name = target.func
+            (player,) = [self.x.expr(a, scope) for a in target.args]
+
+            def set_player_var(c, f):
+                v, p = value(c, f[2]), player(c, f[2])
+                row = c.state.pvars[p]
+                row[name] = row[name] + v if add else v
+                f[1] += 1
+            return set_player_var
+        if isinstance(target, ast.Attribute):
+            obj, field = self.x.expr(target.obj, scope), target.name
+
+            def set_field(c, f):
+                piece, v = obj(c, f[2]), value(c, f[2])
+                if type(piece) is not int:
+                    raise EvalError(f"'.{field}' can only be set on a piece")
+                record = dict(c.state.pieces[piece])
+                record[field] = record[field] + v if add else v
+                c.state.pieces[piece] = record
+                f[1] += 1
+            return set_field
+        raise CompileError("cannot assign to this", span)
+
+    def _MoveStmt(self, code, s, scope):
+        pieces, dest = self.x.expr(s.pieces, scope), self.x.zone_key(s.dest, scope)
+
+        def move(c, f):
+            what = pieces(c, f[2])
+            key = dest(c, f[2])
+            f[1] += 1
+            if type(what) is int:
+                c.move_piece(what, key)
+            elif what is None:
+                raise EvalError("move: there is no piece to move (none)")
+            else:
+                for piece in list(what):
+                    c.move_piece(piece, key)
+        self._emit(code, move, s.span)
+
+    def _MoveCountStmt(self, code, s, scope):
+        count = self.x.expr(s.count, scope)
+        source, dest = self.x.zone_key(s.source, scope), self.x.zone_key(s.dest, scope)
+
+        def move_count(c, f):
+            n, src, dst = count(c, f[2]), source(c, f[2]), dest(c, f[2])
+            have = c.state.zones[src]
+            if n > len(have):
+                raise EvalError(f"move {n} from a zone holding {len(have)}")
+            f[1] += 1
+            for _ in range(n):
+                c.move_piece(c.state.zones[src][-1], dst)
+        self._emit(code, move_count, s.span)
+
+    def _CreateStmt(self, code, s, scope):
+        count = self.x.expr(s.count, scope)
+        fields = [(n, self.x.expr(v, scope)) for n, _, v in s.fields]
+        dest = self.x.zone_key(s.dest, scope)
+        label = self.x.expr(s.label, scope) if s.label is not None else None
+        piece_type = s.piece_type
+
+        def create(c, f):
+            env = f[2]
+            values = {n: v(c, env) for n, v in fields}
+            text = piece_type if label is None else str(label(c, env))
+            key = dest(c, env)
+            f[1] += 1
+            for _ in range(count(c, env)):
+                c.create_piece(piece_type, values, text, key)
+        self._emit(code, create, s.span)
+
+    def _ShuffleStmt(self, code, s, scope):
+        zone = self.x.zone_key(s.zone, scope)
+
+        def shuffle(c, f):
+            c.shuffle_zone(zone(c, f[2]))
+            f[1] += 1
+        self._emit(code, shuffle, s.span)
+
+    def _RevealStmt(self, code, s, scope):
+        pieces = self.x.expr(s.pieces, scope)
+
+        def reveal(c, f):
+            what = pieces(c, f[2])
+            c.state.revealed.update([what] if type(what) is int else what)
+            f[1] += 1
+        self._emit(code, reveal, s.span)
+
+    def _AskStmt(self, code, s, scope):
+        player = self.x.expr(s.player, scope)
+        names = tuple(n for n, _ in s.actions)
+
+        def ask(c, f):
+            f[2]["$asked"] = player(c, f[2])
+            f[2]["$actions"] = list(names)
+            return ASK
+        self._emit(code, ask, s.span)
+
+    def _RunStmt(self, code, s, scope):
+        target = self.x.program.get(s.name)
+        if target is None or target.kind not in ("rule", "phase"):
+            raise CompileError(f"unknown rule '{s.name}'", s.name_span)
+        callee = f"{target.kind}:{s.name}"
+        params = tuple(target.params)
+        args = [self._arg(a, scope) for a in s.args]
+        if callee not in self.codes:  # compile on first use, so parameters know their kinds
+            kinds = {p: ("zone" if self.x.is_zone(a, scope) else self.x.kind(a, scope))
+                     for p, a in zip(params, s.args)}
+            self.procedure(callee, target.kind, target.span, target.body, kinds)
+
+        def run(c, f):
+            env = {p: a(c, f[2]) for p, a in zip(params, args)}
+            f[1] += 1
+            c.push(callee, env)
+        self._emit(code, run, s.span)
+
+    def _arg(self, node, scope):
+        if self.x.is_zone(node, scope):
+            key = self.x.zone_key(node, scope)
+            return lambda c, e: ZoneRef(key(c, e))
+        return self.x.expr(node, scope)
+
+    def _ScoreStmt(self, code, s, scope):
+        name = s.name
+        args = [self.x.expr(a, scope) for a in s.args]
+        scorings = self.scorings
+
+        def score(c, f):
+            scoring = scorings[name]
+            env = {p: a(c, f[2]) for p, a in zip(scoring.params, args)}
+            c.hit("scoring:" + name)
+            scoring.run(c, env)
+            f[1] += 1
+        self._emit(code, score, s.span)
+
+    def _AnnounceStmt(self, code, s, scope):
+        parts = []
+        for part in s.text.parts:
+            if isinstance(part, str):
+                parts.append((part, None, None))
+            else:
+                parts.append((None, self.x.expr(part, scope), self.x.kind(part, scope)))
+
+        def announce(c, f):
+            if c.narrate:
+                text = "".join(p if p is not None else format_value(v(c, f[2]), k, c) for p, v, k in parts)
+                c.events.append(text)
+            f[1] += 1
+        self._emit(code, announce, s.span)
+
+    def _EndStmt(self, code, s, scope):
+        def end(c, f):
+            f[1] += 1
+            return END
+        self._emit(code, end, s.span)
+
+    def _PassStmt(self, code, s, scope):
+        def nothing(c, f):
+            f[1] += 1
+        self._emit(code, nothing, s.span)
+
+    # ── control flow ──
+    def _jump(self, target_box):
+        def jump(c, f):
+            f[1] = target_box[0]
+        return jump
+
+    def _IfStmt(self, code, s, scope):
+        ends = []
+        for cond_node, body in s.branches:
+            cond = self.x.expr(cond_node, scope)
+            skip = [0]
+
+            def test(c, f, cond=cond, skip=skip):
+                if cond(c, f[2]):
+                    f[1] += 1
+                else:
+                    f[1] = skip[0]
+            self._emit(code, test, cond_node.span)
+            self._block(code, body, dict(scope))
+            end = [0]
+            ends.append(end)
+            self._emit(code, self._jump(end), s.span)
+            skip[0] = len(code.ops)
+        if s.otherwise:
+            self._block(code, s.otherwise, dict(scope))
+        for end in ends:
+            end[0] = len(code.ops)
+
+    def _loop_over(self, code, span, var, source_node, cond_node, body, scope):
+        source = self.x.expr(source_node, scope)
+        items, index = self._fresh("items"), self._fresh("i")
+        inner = dict(scope)
+        inner[var] = {"players": "player", "pieces": "piece"}.get(self.x.kind(source_node, scope))
+        cond = self.x.expr(cond_node, inner) if cond_node is not None else None
+
+        def start(c, f):
+            f[2][items] = list(source(c, f[2]))
+            f[2][index] = 0
+            f[1] += 1
+        self._emit(code, start, span)
+        done = [0]
+        head = len(code.ops)
+
+        def step(c, f):
+            env = f[2]
+            seq, i = env[items], env[index]
+            while i < len(seq):
+                env[var] = seq[i]
+                i += 1
+                if cond is None or cond(c, env):
+                    env[index] = i
+                    f[1] += 1
+                    return None
+            env[index] = i
+            del env[items]
+            f[1] = done[0]
+            return None
+        self._emit(code, step, span)
+        self._block(code, body, inner)
+        self._emit(code, self._jump([head]), span)
+        done[0] = len(code.ops)
+
+    def _ForStmt(self, code, s, scope):
+        self._loop_over(code, s.span, s.var, s.source, s.cond, s.body, scope)
+
+    def _RepeatStmt(self, code, s, scope):
+        count = self.x.expr(s.count, scope)
+        left = self._fresh("left")
+
+        def start(c, f):
+            n = count(c, f[2])
+            if not isinstance(n, int):
+                raise EvalError(f"repeat needs a number of times, not {n!r}")
+            f[2][left] = n
+            f[1] += 1
+        self._emit(code, start, s.span)
+        done = [0]
+        head = len(code.ops)
+
+        def step(c, f):
+            env = f[2]
+            if env[left] <= 0:
+                del env[left]
+                f[1] = done[0]
+            else:
+                env[left] -= 1
+                f[1] += 1
+        self._emit(code, step, s.span)
+        self._block(code, s.body, dict(scope))
+        self._emit(code, self._jump([head]), s.span)
+        done[0] = len(code.ops)
+
+    def _UntilStmt(self, code, s, scope):
+        head = len(code.ops)
+        self._block(code, s.body, dict(scope))
+        cond = self.x.expr(s.cond, scope)
+
+        def check(c, f):
+            f[1] = f[1] + 1 if cond(c, f[2]) else head
+        self._emit(code, check, s.cond.span)
+
+    def _WhileStmt(self, code, s, scope):
+        cond = self.x.expr(s.cond, scope)
+        done = [0]
+        head = len(code.ops)
+
+        def check(c, f):
+            f[1] = f[1] + 1 if cond(c, f[2]) else done[0]
+        self._emit(code, check, s.cond.span)
+        self._block(code, s.body, dict(scope))
+        self._emit(code, self._jump([head]), s.span)
+        done[0] = len(code.ops)
+
+    def _SimultaneousStmt(self, code, s, scope):
+        source = self.x.expr(s.source, scope)
+        inner = dict(scope)
+        inner[s.var] = "player"
+        cond = self.x.expr(s.cond, inner) if s.cond is not None else None
+        block = f"{code.name}/together@{s.span.line}"
+        self.procedure(block, "block", s.span, s.body, inner)
+        var = s.var
+
+        def spawn(c, f):
+            threads = []
+            for p in source(c, f[2]):
+                env = dict(f[2])
+                env[var] = p
+                if cond is None or cond(c, env):
+                    threads.append((p, env))
+            f[1] += 1
+            c.spawn(block, threads)
+            return SPAWN
+        self._emit(code, spawn, s.span)
+
+
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")

@@ -1,0 +1,81 @@
+"""Diagnostics: what the checker and parser say, rendered like a compiler.
+
+Every message carries a code from docs/errors.md, a span and, where a name
+was misspelt, a suggestion taken from the symbol table.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+from .source import NO_SPAN, SourceRegistry, Span
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: str  # "error" | "warning"
+    message: str
+    span: Span = NO_SPAN
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def render(self) -> str:
+        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        lines = [head]
+        text = SourceRegistry.line(self.span.file, self.span.line)
+        if text is not None:
+            number = str(self.span.line)
+            pad = " " * len(number)
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            lines.append(f" {number} | {text}")
+            lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.span.file,
+            "line": self.span.line,
+            "column": self.span.column,
+            "hint": self.hint,
+        }
+
+
+def render_all(diagnostics: Iterable[Diagnostic]) -> str:
+    return "\n\n".join(d.render() for d in diagnostics)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest known name, or None when nothing is close."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class RulesetError(Exception):
+    """A ruleset that cannot be loaded or run; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__(render_all(self.diagnostics))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+
+class LimitExceeded(RulesetError):
+    """A ruleset ran past a step or size limit (a runaway loop or growth)."""
+
+    def __init__(self, message: str, span: Span):
+        super().__init__([Diagnostic("E901", "error", message, span)])

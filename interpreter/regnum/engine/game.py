@@ -1,0 +1,248 @@
+"""A game in progress: the public Game API over the model, a State and the VM.
+
+Every mutating call works on a copy of the state and swaps it in only when
+the whole step succeeded, so a refused move — or a ruleset failure — leaves
+the game exactly as it was.
+"""
+from __future__ import annotations
+
+import json
+
+from .. import rng
+from ..log import Log, LogMove, LogResult
+from ..moves import IllegalMove, Move
+from . import decisions, observe
+from .runtime import Ctx, advance, run_stack, to_move, waiting_stack
+from .state import State, canonical_json
+
+STATE_FORMAT = "regnum-state/1"
+
+
+class Game:
+    """One game of a ruleset. See DESIGN §4 for the contract."""
+
+    def __init__(self, ruleset, players: int, seed: int, state: State, moves: list, hits: dict,
+                 events: list, narrate: bool = True):
+        self.ruleset = ruleset
+        self.model = ruleset.model
+        self.players = players
+        self.seed = seed
+        self._state = state
+        self._moves = moves
+        self.hits = hits
+        self.events = events
+        self.narrate = narrate
+        self._cache: dict = {}
+
+    # ── creation ──
+    @classmethod
+    def start(cls, ruleset, players: int, seed: int, narrate: bool = True) -> "Game":
+        model = ruleset.model
+        state = State()
+        state.rng = rng.seed_state(seed)
+        ctx = Ctx(model, state, players, {}, [], narrate)
+        for name, init in model.globals.items():
+            state.vars[name] = init(ctx, {})
+        state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
+                       for p in range(players)]
+        for fam in model.zones.values():
+            for index, key in fam.keys.items():
+                if fam.index == "player" and index >= players:
+                    continue
+                state.zones[key] = []
+        state._owned = set(state.zones)
+        run_stack(ctx, [["setup", 0, {}]])
+        state.flow = {"main": [["flow", 0, {}]], "threads": None}
+        advance(ctx)
+        return cls(ruleset, players, seed, state, [], ctx.hits, ctx.events, narrate)
+
+    def _ctx(self, state: State) -> Ctx:
+        return Ctx(self.model, state, self.players, self.hits, self.events, self.narrate)
+
+    # ── reading ──
+    @property
+    def to_move(self) -> list[int]:
+        return to_move(self._state)
+
+    @property
+    def is_over(self) -> bool:
+        flow = self._state.flow
+        return not flow["main"] and flow["threads"] is None
+
+    @property
+    def scores(self) -> list[int]:
+        return [row["score"] for row in self._state.pvars]
+
+    @property
+    def winners(self) -> list[int]:
+        if not self.is_over:
+            return []
+        ctx = self._ctx(self._state)
+        var = self.model.winner_var
+        best: list = []
+        best_key = None
+        for p in range(self.players):
+            key = tuple(fn(ctx, {var: p}) * (1 if order == "highest" else -1)
+                        for order, fn in self.model.winner_keys)
+            if best_key is None or key > best_key:
+                best, best_key = [p], key
+            elif key == best_key:
+                best.append(p)
+        return best
+
+    @property
+    def move_count(self) -> int:
+        return len(self._moves)
+
+    @property
+    def state(self) -> State:
+        """The raw state (read it, never change it)."""
+        return self._state
+
+    @property
+    def log(self) -> Log:
+        result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
+        return Log(ruleset=self.model.name, ruleset_hash=self.model.hash, variant=self.model.variant,
+                   players=self.players, seed=self.seed,
+                   moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
+                   result=result)
+
+    def _candidates(self, player: int) -> list:
+        cached = self._cache.get(player)
+        if cached is not None:
+            return cached
+        stack = waiting_stack(self._state, player)
+        out = []
+        if stack is not None:
+            ctx = self._ctx(self._state)
+            for name in stack[-1][2]["$actions"]:
+                action = self.model.actions[name]
+                out.extend((name, args, env) for args, env in decisions.candidates(ctx, action, player))
+        self._cache[player] = out
+        return out
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        """Every legal move of every player to move (or of one player)."""
+        seats = self.to_move if player is None else [player]
+        return [Move(p, name, args) for p in seats for name, args, _ in self._candidates(p)]
+
+    # ── playing ──
+    def play(self, move: Move) -> None:
+        """Apply a legal move, or raise IllegalMove naming the rule; the state is then unchanged."""
+        if not isinstance(move, Move):
+            raise TypeError("play() takes a regnum.Move")
+        stack = waiting_stack(self._state, move.player)
+        if stack is None:
+            waiting = ", ".join(f"P{p}" for p in self.to_move) or "nobody (the game is over)"
+            raise IllegalMove(move, f"P{move.player} is not to move; waiting for {waiting}", "flow")
+        allowed = stack[-1][2]["$actions"]
+        if move.action not in allowed:
+            action = self.model.actions.get(move.action)
+            raise IllegalMove(move, f"'{move.action}' is not possible now; P{move.player} may "
+                              f"{' or '.join(allowed)}", "flow",
+                              str(action.span) if action else None)
+        chosen = None
+        for name, args, env in self._candidates(move.player):
+            if name == move.action and args == move.args:
+                chosen = env
+                break
+        if chosen is None:
+            ctx = self._ctx(self._state)
+            raise decisions.explain(ctx, self.model.actions[move.action], move)
+        self._apply(move, chosen)
+
+    def _apply(self, move: Move, env: dict) -> None:
+        state = self._state.copy()
+        events_before = len(self.events)
+        hits_before = dict(self.hits)
+        ctx = self._ctx(state)
+        try:
+            stack = waiting_stack(state, move.player)
+            frame = stack[-1]
+            del frame[2]["$asked"], frame[2]["$actions"]
+            frame[1] += 1
+            action = self.model.actions[move.action]
+            ctx.stack = stack
+            ctx.push(action.body, dict(env))
+            signal = run_stack(ctx, stack)
+            if signal == "end":
+                state.flow["main"] = []
+                state.flow["threads"] = None
+            elif signal == "spawn" and state.flow["threads"] is not None and stack is not state.flow["main"]:
+                pass
+            advance(ctx)
+        except BaseException:
+            del self.events[events_before:]
+            self.hits.clear()
+            self.hits.update(hits_before)
+            raise
+        state.moves += 1
+        self._state = state
+        self._moves.append(move)
+        self._cache = {}
+
+    def play_many(self, moves) -> None:
+        for move in moves:
+            self.play(move)
+
+    # ── copies and serialisation ──
+    def copy(self) -> "Game":
+        return Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
+                    dict(self.hits), list(self.events), self.narrate)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": STATE_FORMAT,
+            "ruleset": self.model.name,
+            "ruleset_hash": self.model.hash,
+            "variant": self.model.variant,
+            "players": self.players,
+            "seed": self.seed,
+            "moves": [m.to_dict() for m in self._moves],
+            "state": self._state.to_dict(),
+        }
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and self.to_json() == other.to_json()
+
+    __hash__ = None
+
+    # ── views ──
+    def observation(self, player: int) -> dict:
+        return observe.observation(self, player)
+
+    def render(self, player: int | None = None) -> str:
+        return observe.render(self, player)
+
+    def check_invariants(self) -> list[str]:
+        """The messages of every ruleset invariant that does not hold now."""
+        ctx = self._ctx(self._state)
+        failed = []
+        for inv in self.model.invariants:
+            if not inv.cond(ctx, {}):
+                failed.append(f"{inv.name}: {inv.message} ({inv.span})")
+        return failed
+
+
+def game_from_dict(ruleset, data: dict) -> Game:
+    from ..log import LogError
+    try:
+        if data.get("format") != STATE_FORMAT:
+            raise LogError(f"state field 'format': expected {STATE_FORMAT!r}")
+        if data.get("ruleset") != ruleset.model.name:
+            raise LogError(f"state field 'ruleset': this state is for {data.get('ruleset')!r}, "
+                           f"not {ruleset.model.name!r}")
+        state = State.from_dict(data["state"])
+        moves = [Move.from_dict(m) for m in data["moves"]]
+        return Game(ruleset, int(data["players"]), int(data["seed"]), state, moves, {}, [])
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, LogError):
+            raise
+        raise LogError(f"malformed state: {type(err).__name__}: {err}") from None
+
+
+def game_from_json(ruleset, text: str) -> Game:
+    return game_from_dict(ruleset, json.loads(text))

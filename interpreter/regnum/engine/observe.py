@@ -1,0 +1,103 @@
+"""What a seat may see: observations (JSON) and a text rendering of the board.
+
+Zones declared `owner` show their pieces only to the seat that owns them and
+`hidden` zones to nobody; others see how many pieces they hold. Pieces named
+by a `reveal` are shown everywhere. Pending simultaneous choices stay secret.
+"""
+from __future__ import annotations
+
+
+def _visible(fam, index, viewer) -> bool:
+    if fam.visibility == "public":
+        return True
+    if fam.visibility == "owner":
+        return viewer is not None and fam.index == "player" and index == viewer
+    return False
+
+
+def _piece(state, piece: int) -> dict:
+    record = dict(state.pieces[piece])
+    record["id"] = piece
+    return record
+
+
+def observation(game, viewer: int | None) -> dict:
+    state = game.state
+    zones = {}
+    for fam in game.model.zones.values():
+        for index, key in fam.keys.items():
+            if key not in state.zones:
+                continue
+            ids = state.zones[key]
+            if _visible(fam, index, viewer):
+                zones[key] = [_piece(state, i) for i in ids]
+            else:
+                zones[key] = {"count": len(ids),
+                              "revealed": [_piece(state, i) for i in ids if i in state.revealed]}
+    return {
+        "ruleset": game.model.name,
+        "seat": viewer,
+        "players": game.players,
+        "to_move": game.to_move,
+        "is_over": game.is_over,
+        "scores": game.scores,
+        "winners": game.winners,
+        "vars": _plain(state.vars),
+        "player_vars": _plain(state.pvars),
+        "zones": zones,
+        "moves": game.move_count,
+    }
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _describe_group(state, ids: list) -> str:
+    groups: dict = {}
+    for piece in ids:
+        record = state.pieces[piece]
+        extras = [f"{k}" if v is True else f"{k}={v}" for k, v in record.items()
+                  if k not in ("type", "label", "owner") and v not in (None, False)
+                  and not (record["type"] != "card" and False)]
+        owner = record.get("owner")
+        name = record["label"] + (f"({','.join(extras)})" if extras and record["label"] == record["type"] else "")
+        key = (f"P{owner} " if owner is not None else "") + name
+        groups[key] = groups.get(key, 0) + 1
+    return ", ".join(k if n == 1 else f"{k}×{n}" for k, n in groups.items())
+
+
+def render(game, viewer: int | None = None) -> str:
+    state = game.state
+    lines = [f"{game.model.title} — {game.players} players, move {game.move_count}"
+             + (" (over)" if game.is_over else f", to move: {', '.join(f'P{p}' for p in game.to_move)}")]
+    if state.vars:
+        lines.append("  " + "  ".join(f"{k}={_short(v)}" for k, v in state.vars.items()))
+    for p, row in enumerate(state.pvars):
+        lines.append(f"  P{p}: " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()))
+    for fam in game.model.zones.values():
+        for index, key in fam.keys.items():
+            ids = state.zones.get(key)
+            if not ids:
+                continue
+            if _visible(fam, index, viewer):
+                lines.append(f"  {key}: {_describe_group(state, ids)}")
+            else:
+                lines.append(f"  {key}: {len(ids)} hidden")
+    return "\n".join(lines)
+
+
+def _short(v) -> str:
+    if v is True or v is False:
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "[" + ", ".join(_short(x) for x in v) + "]"
+    return str(v)

@@ -1,0 +1,194 @@
+"""The virtual machine: runs compiled code over a State until someone must decide.
+
+A game's flow is a main stack of frames plus, during a simultaneous step,
+one stack per deciding player. Running stops at an `ask` (a decision), when a
+simultaneous step spawns its threads, or when the flow ends. Effects
+(moving, creating, shuffling pieces, firing triggers) live here too.
+"""
+from __future__ import annotations
+
+from .. import rng
+from ..builtins import EvalError
+from ..compiler.statements import ASK, END, SPAWN
+from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
+from .state import State
+
+MAX_STEPS = 2_000_000     # instructions per decision: a loop that never asks is runaway
+MAX_PIECES = 100_000
+MAX_DEPTH = 200           # nested rule calls
+MAX_EVENTS = 100_000
+
+
+class RuntimeFault(RulesetError):
+    """A ruleset failed while running (for example, an index out of range)."""
+
+    def __init__(self, message: str, span):
+        super().__init__([Diagnostic("E902", "error", message, span)])
+
+
+class Ctx:
+    """What instructions and expressions see: the state, the model and the seats."""
+
+    __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
+                 "max_steps", "stack", "last_ranking", "_span")
+
+    def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True):
+        self.model = model
+        self.state = state
+        self.n = n
+        self.seats = list(range(n))
+        self.events = events
+        self.narrate = narrate
+        self.hits = hits
+        self.steps = 0
+        self.max_steps = MAX_STEPS
+        self.stack: list = []
+        self.last_ranking = None
+        self._span = None
+
+    def hit(self, rule: str) -> None:
+        self.hits[rule] = self.hits.get(rule, 0) + 1
+
+    # ── procedures ──
+    def push(self, code_name: str, env: dict) -> None:
+        if len(self.stack) >= MAX_DEPTH:
+            raise LimitExceeded(f"rules call each other more than {MAX_DEPTH} deep (runaway recursion?)",
+                                self._span)
+        self.hit(code_name)
+        self.stack.append([code_name, 0, env])
+
+    def spawn(self, block: str, threads: list) -> None:
+        self.state.flow["threads"] = [{"player": p, "stack": [[block, 0, env]]} for p, env in threads]
+
+    # ── effects ──
+    def move_piece(self, piece: int, key: str) -> None:
+        state = self.state
+        old = state.where[piece]
+        if old == key:
+            return
+        zone = state.writable(old)
+        zone.remove(piece)
+        state.writable(key).append(piece)
+        state.where[piece] = key
+        triggers = self.model.triggers
+        if triggers:
+            self._fire(piece, key)
+
+    def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
+        state = self.state
+        if len(state.pieces) >= MAX_PIECES:
+            raise LimitExceeded(f"more than {MAX_PIECES} pieces created (runaway growth?)", self._span)
+        record = {"type": piece_type, "label": label}
+        for name, _, default in self.model.pieces[piece_type].fields:
+            record[name] = values.get(name, default)
+        piece = len(state.pieces)
+        state.pieces.append(record)
+        state.where.append(key)
+        state.writable(key).append(piece)
+        return piece
+
+    def shuffle_zone(self, key: str) -> None:
+        zone = self.state.writable(key)
+        self.state.rng = rng.shuffle(self.state.rng, zone)
+
+    def _fire(self, piece: int, key: str) -> None:
+        family, _, index = key.partition("#")
+        for trig in self.model.triggers.get(family, ()):
+            env = {trig.piece_var: piece}
+            if trig.index_var:
+                fam = self.model.zones[family]
+                env[trig.index_var] = next(i for i, k in fam.keys.items() if k == key)
+            if trig.cond is None or trig.cond(self, env):
+                self.push(trig.body, env)
+
+
+def run_stack(ctx: Ctx, stack: list) -> str:
+    """Run one stack until it asks, spawns, ends the game or empties ("done")."""
+    codes = ctx.model.codes
+    ctx.stack = stack
+    while stack:
+        frame = stack[-1]
+        code = codes[frame[0]]
+        pc = frame[1]
+        if pc >= len(code.ops):
+            stack.pop()
+            continue
+        ctx.steps += 1
+        if ctx.steps > ctx.max_steps:
+            raise LimitExceeded(f"more than {ctx.max_steps} steps without a decision: a loop that never "
+                                "ends or asks a player?", code.spans[pc])
+        ctx._span = code.spans[pc]
+        try:
+            signal = code.ops[pc](ctx, frame)
+        except EvalError as err:
+            raise RuntimeFault(str(err), code.spans[pc]) from None
+        except RecursionError:
+            raise LimitExceeded("definitions call each other too deeply", code.spans[pc]) from None
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
+            raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}", code.spans[pc]) from None
+        if signal is not None:
+            return signal
+    return "done"
+
+
+def waiting(stack: list) -> bool:
+    return bool(stack) and "$asked" in stack[-1][2]
+
+
+def advance(ctx: Ctx) -> None:
+    """Run the flow until every running stack waits for a decision, or the game ends."""
+    flow = ctx.state.flow
+    while True:
+        threads = flow["threads"]
+        if threads is not None:
+            for thread in threads:
+                if thread["stack"] and not waiting(thread["stack"]):
+                    signal = run_stack(ctx, thread["stack"])
+                    if signal == END:
+                        _end(flow)
+                        return
+                    if signal == SPAWN:
+                        raise RuntimeFault("a simultaneous step cannot start inside another", ctx._span)
+            threads[:] = [t for t in threads if t["stack"]]
+            if threads:
+                return
+            flow["threads"] = None
+        main = flow["main"]
+        if not main or waiting(main):
+            return
+        signal = run_stack(ctx, main)
+        if signal == ASK:
+            return
+        if signal == END:
+            _end(flow)
+            return
+        if signal == "done":
+            return
+
+
+def _end(flow: dict) -> None:
+    flow["main"] = []
+    flow["threads"] = None
+
+
+def to_move(state: State) -> list[int]:
+    flow = state.flow
+    if flow["threads"] is not None:
+        return sorted({t["stack"][-1][2]["$asked"] for t in flow["threads"] if waiting(t["stack"])})
+    main = flow["main"]
+    if waiting(main):
+        return [main[-1][2]["$asked"]]
+    return []
+
+
+def waiting_stack(state: State, player: int) -> list | None:
+    flow = state.flow
+    if flow["threads"] is not None:
+        for t in flow["threads"]:
+            if waiting(t["stack"]) and t["stack"][-1][2]["$asked"] == player:
+                return t["stack"]
+        return None
+    main = flow["main"]
+    if waiting(main) and main[-1][2]["$asked"] == player:
+        return main
+    return None

@@ -1,0 +1,130 @@
+"""The state of a game: plain data, cheap to copy, canonical as JSON.
+
+Zones are copied on write: a copy shares every zone list with its original
+until one of them changes it, so copying a state costs a few dict copies.
+Piece records are treated as immutable and replaced, never edited.
+"""
+from __future__ import annotations
+
+import json
+
+
+class ZoneRef(str):
+    """A zone passed by reference (to a rule parameter or a local); its key."""
+
+    __slots__ = ()
+
+
+class State:
+    __slots__ = ("vars", "pvars", "zones", "pieces", "where", "flow", "rng", "revealed",
+                 "moves", "_owned")
+
+    def __init__(self):
+        self.vars: dict = {}
+        self.pvars: list[dict] = []
+        self.zones: dict[str, list[int]] = {}
+        self.pieces: list[dict] = []
+        self.where: list[str] = []
+        self.flow: dict = {"main": [], "threads": None}
+        self.rng: int = 0
+        self.revealed: set[int] = set()
+        self.moves: int = 0
+        self._owned: set[str] = set()
+
+    # ── copying ──
+    def copy(self) -> "State":
+        s = State.__new__(State)
+        s.vars = dict(self.vars)
+        s.pvars = [dict(d) for d in self.pvars]
+        s.zones = dict(self.zones)
+        s.pieces = self.pieces[:]
+        s.where = self.where[:]
+        s.flow = copy_flow(self.flow)
+        s.rng = self.rng
+        s.revealed = set(self.revealed)
+        s.moves = self.moves
+        s._owned = set()
+        self._owned = set()  # both now share every list: neither may write in place
+        return s
+
+    def writable(self, key: str) -> list[int]:
+        """The zone's list, copied first if it is still shared with another state."""
+        if key not in self._owned:
+            self.zones[key] = self.zones[key][:]
+            self._owned.add(key)
+        return self.zones[key]
+
+    # ── JSON ──
+    def to_dict(self) -> dict:
+        return {
+            "vars": _freeze(self.vars),
+            "player_vars": _freeze(self.pvars),
+            "zones": self.zones,
+            "pieces": self.pieces,
+            "flow": _freeze(self.flow),
+            "rng": self.rng,
+            "revealed": sorted(self.revealed),
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "State":
+        s = cls()
+        s.vars = {k: _thaw(v) for k, v in data["vars"].items()}
+        s.pvars = [{k: _thaw(v) for k, v in d.items()} for d in data["player_vars"]]
+        s.zones = {k: list(v) for k, v in data["zones"].items()}
+        s.pieces = [dict(p) for p in data["pieces"]]
+        s.where = [""] * len(s.pieces)
+        for key, ids in s.zones.items():
+            for piece in ids:
+                s.where[piece] = key
+        s.flow = _thaw_flow(data["flow"])
+        s.rng = int(data["rng"])
+        s.revealed = set(data["revealed"])
+        s.moves = int(data["moves"])
+        return s
+
+
+def copy_flow(flow: dict) -> dict:
+    threads = flow["threads"]
+    return {
+        "main": [[f[0], f[1], dict(f[2])] for f in flow["main"]],
+        "threads": None if threads is None else [
+            {"player": t["player"], "stack": [[f[0], f[1], dict(f[2])] for f in t["stack"]]}
+            for t in threads],
+    }
+
+
+def _thaw(value):
+    """JSON gives back lists and dicts as they were; ZoneRefs are tagged."""
+    if isinstance(value, dict):
+        if set(value) == {"$zone"}:
+            return ZoneRef(value["$zone"])
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _thaw_flow(flow: dict) -> dict:
+    def frames(stack):
+        return [[f[0], f[1], {k: _thaw(v) for k, v in f[2].items()}] for f in stack]
+    threads = flow.get("threads")
+    return {"main": frames(flow["main"]),
+            "threads": None if threads is None else [{"player": t["player"], "stack": frames(t["stack"])}
+                                                     for t in threads]}
+
+
+def _freeze(value):
+    """Tag ZoneRefs (a str subclass json would flatten) so _thaw can restore them."""
+    if isinstance(value, ZoneRef):
+        return {"$zone": str(value)}
+    if isinstance(value, list):
+        return [_freeze(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _freeze(v) for k, v in value.items()}
+    return value
+
+
+def canonical_json(data) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

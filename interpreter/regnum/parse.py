@@ -1,0 +1,139 @@
+"""Text to Lark tree, and Lark's syntax errors to our diagnostics.
+
+One of the two modules that know Lark (the other is build.py). The parser is
+LALR(1) with Lark's contextual lexer, so keywords such as `score` or `players`
+stay usable as names wherever a keyword cannot stand.
+"""
+from __future__ import annotations
+
+import functools
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import resources
+from .diagnostics import Diagnostic, RulesetError
+from .source import SourceRegistry, Span
+
+
+class _Indentation(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.cache
+def parser() -> Lark:
+    grammar = (resources.data_dir("grammar") / "regnum.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
+                maybe_placeholders=True, start=["start", "expr"])
+
+
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "_NL": "end of line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "end of file",
+    "TOPOLOGY": "a topology (graph, hex_grid, pyramid, open_grid)",
+    "VISIBILITY": "a visibility (public, owner, hidden)", "ORDER": "'highest' or 'lowest'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _READABLE:
+        return _READABLE[terminal]
+    try:
+        pattern = parser().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return terminal.lower()
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "_INDENT":
+        return "an indented block"
+    if token.type == "_DEDENT":
+        return "the end of a block"
+    if token.type == "$END":
+        return "end of file"
+    return f"'{token.value}'"
+
+
+def _expected_list(expected) -> str:
+    names = sorted({_describe(t) for t in expected if not t.startswith("__")})
+    if len(names) > 8:
+        names = names[:8] + ["…"]
+    return ", ".join(names)
+
+
+def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
+    line = max(getattr(err, "line", 1) or 1, 1)
+    column = max(getattr(err, "column", 1) or 1, 1)
+    if isinstance(err, UnexpectedCharacters):
+        char = err.char
+        span = Span(file, line, column, line, column + 1)
+        return Diagnostic("E002", "error", f"unexpected character {char!r}", span,
+                          "strings use double quotes; names use letters, digits and _")
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        if token.type == "$END" or token.line is None:
+            line_text = SourceRegistry.line(file, line)
+            span = Span(file, line, column, line, column + 1)
+        else:
+            width = max(len(str(token.value)), 1) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+            span = Span(file, token.line, token.column, token.line, token.column + width)
+        if token.type == "_INDENT":
+            return Diagnostic("E003", "error", "unexpected indentation", span,
+                              "only a line ending in ':' opens an indented block")
+        message = f"unexpected {_describe_token(token)}; expected {_expected_list(err.expected)}"
+        return Diagnostic("E001", "error", message, span)
+    if isinstance(err, UnexpectedEOF):
+        span = Span(file, line, column, line, column + 1)
+        return Diagnostic("E001", "error",
+                          f"unexpected end of file; expected {_expected_list(err.expected)}", span)
+    span = Span(file, line, column, line, column + 1)
+    return Diagnostic("E001", "error", str(err).splitlines()[0], span)
+
+
+def parse_text(text: str, file: str, start: str = "start") -> Tree:
+    """Parse a whole file (or, with start="expr", one expression)."""
+    SourceRegistry.remember(file, text)
+    if start == "expr":
+        text = text.strip()
+    elif not text.endswith("\n"):
+        text += "\n"
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as err:
+        raise RulesetError([syntax_diagnostic(err, file)]) from None
+    except DedentError as err:
+        line = _dedent_line(text)
+        span = Span(file, line, 1, line, 2)
+        raise RulesetError([Diagnostic("E003", "error", "inconsistent indentation: this line "
+                                       "matches no enclosing block", span,
+                                       "indent with 4 spaces per level")]) from None
+
+
+def _dedent_line(text: str) -> int:
+    """The first line whose indentation matches no open block (for E003)."""
+    stack = [0]
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(stripped)
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            return number
+    return 1

@@ -1,0 +1,215 @@
+"""The ruleset as one namespace: a file, its stdlib imports and its variant base, merged.
+
+Both the checker and the compiler read a Program, so they agree on what every
+name means. Duplicate names and variant patches that do not apply are found
+here and reported as diagnostics.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ast, resources
+from .build import build_module
+from .diagnostics import Diagnostic, RulesetError, did_you_mean
+
+# Declaration kinds that live in the one global namespace of a ruleset.
+NAMED_KINDS = ("const", "enum", "board", "piece", "zone", "var", "def", "phase", "rule",
+               "action", "scoring", "tiebreak", "trigger", "invariant")
+SINGLETON_KINDS = ("game", "players", "setup", "flow", "winner")
+
+
+@dataclass
+class Program:
+    """Every declaration of a ruleset, by kind and by name, plus where it came from."""
+
+    path: str
+    text_hash: str
+    name: str = "untitled"
+    title: str = "untitled"
+    variant: str | None = None
+    decls: dict[str, object] = field(default_factory=dict)       # name -> decl (named kinds)
+    singletons: dict[str, object] = field(default_factory=dict)  # kind -> decl
+    enum_members: dict[str, str] = field(default_factory=dict)   # member -> enum name
+    board_nodes: dict[str, str] = field(default_factory=dict)    # node -> board name
+    imported: set[str] = field(default_factory=set)              # names that came from stdlib
+    imports: list[tuple[str, object]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def of_kind(self, kind: str) -> list:
+        return [d for d in self.decls.values() if d.kind == kind]
+
+    def get(self, name: str, kind: str | None = None):
+        decl = self.decls.get(name)
+        if decl is not None and (kind is None or decl.kind == kind):
+            return decl
+        return None
+
+    @property
+    def players(self) -> ast.PlayersDecl | None:
+        return self.singletons.get("players")
+
+    def all_names(self) -> set[str]:
+        return set(self.decls) | set(self.enum_members) | set(self.board_nodes)
+
+
+def _error(code: str, message: str, span, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, "error", message, span, hint)
+
+
+class _Collector:
+    def __init__(self, program: Program):
+        self.p = program
+
+    def add(self, decl, replace: bool = False, imported: bool = False) -> None:
+        p = self.p
+        if decl.kind in ("import", "variant", "remove"):
+            return
+        if decl.kind in SINGLETON_KINDS:
+            if decl.kind in p.singletons and not replace:
+                first = p.singletons[decl.kind]
+                p.diagnostics.append(_error("E102", f"duplicate '{decl.kind}' declaration", decl.span,
+                                            f"the first one is at {first.span}"))
+                return
+            p.singletons[decl.kind] = decl
+            if decl.kind == "game":
+                p.name, p.title = decl.name, decl.title
+            return
+        existing = p.decls.get(decl.name)
+        if existing is not None and not replace:
+            p.diagnostics.append(_error("E102", f"'{decl.name}' is already defined as a {existing.kind}",
+                                        decl.span, f"the first definition is at {existing.span}"))
+            return
+        if existing is not None and replace and existing.kind != decl.kind:
+            p.diagnostics.append(_error("E501", f"variant replaces the {existing.kind} '{decl.name}' "
+                                        f"with a {decl.kind}", decl.span,
+                                        "a replacement must be of the same kind as what it replaces"))
+            return
+        if existing is not None and replace:
+            self._forget_members(existing)
+        p.decls[decl.name] = decl
+        if imported:
+            p.imported.add(decl.name)
+        if decl.kind == "enum":
+            for member, span in decl.members:
+                self._member(member, span, decl.name, p.enum_members)
+        if decl.kind == "board":
+            for node, span in decl.nodes:
+                self._member(node, span, decl.name, p.board_nodes)
+
+    def _member(self, name, span, owner, table) -> None:
+        p = self.p
+        if name in table or name in p.decls:
+            p.diagnostics.append(_error("E102", f"'{name}' is already defined", span))
+            return
+        table[name] = owner
+
+    def _forget_members(self, decl) -> None:
+        if decl.kind == "enum":
+            for member, _ in decl.members:
+                self.p.enum_members.pop(member, None)
+        if decl.kind == "board":
+            for node, _ in decl.nodes:
+                self.p.board_nodes.pop(node, None)
+
+    def remove(self, decl: ast.RemoveDecl) -> None:
+        p = self.p
+        target = p.decls.get(decl.target)
+        if decl.target_kind in SINGLETON_KINDS and decl.target_kind == decl.target:
+            if p.singletons.pop(decl.target, None) is None:
+                p.diagnostics.append(_error("E502", f"the base has no {decl.target} to remove", decl.span))
+            return
+        if target is None or target.kind != decl.target_kind:
+            candidates = [n for n, d in p.decls.items() if d.kind == decl.target_kind]
+            p.diagnostics.append(_error("E502", f"the base has no {decl.target_kind} '{decl.target}' "
+                                        "to remove", decl.span, did_you_mean(decl.target, candidates)))
+            return
+        self._forget_members(target)
+        del p.decls[decl.target]
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_program(path: str | Path) -> Program:
+    """Read a ruleset (or a variant of one) with its imports into one Program."""
+    path = Path(path)
+    from .source import Span
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulesetError([_error("E000", f"cannot read ruleset: {err.strerror or err}",
+                                   Span(str(path), 0, 0, 0, 0))]) from None
+    display = _display_path(path)
+    module = build_module(text, display)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    variant = next((d for d in module.decls if isinstance(d, ast.VariantDecl)), None)
+    if variant is not None:
+        base_path = (path.parent / variant.base)
+        if not base_path.exists():
+            base_path = resources.data_dir("rulesets") / variant.base
+        if not base_path.exists():
+            raise RulesetError([_error("E503", f"variant base '{variant.base}' not found", variant.span,
+                                       "the base is a path relative to the variant file")])
+        program = load_program(base_path)
+        program.path = display
+        program.variant = variant.name
+        program.text_hash = hashlib.sha256((program.text_hash + digest).encode()).hexdigest()[:16]
+        _apply(program, module, patch=True)
+    else:
+        program = Program(path=display, text_hash=digest)
+        _apply(program, module, patch=False)
+    return program
+
+
+def _apply(program: Program, module: ast.Module, patch: bool) -> None:
+    collector = _Collector(program)
+    for decl in module.decls:
+        if isinstance(decl, ast.ImportDecl):
+            for name, span in decl.modules:
+                _import(program, collector, name, span)
+            program.imports.append((decl, module.file))
+    for decl in module.decls:
+        if isinstance(decl, ast.RemoveDecl):
+            if patch:
+                collector.remove(decl)
+            else:
+                program.diagnostics.append(_error("E504", "'remove' is only allowed in a variant", decl.span,
+                                                  "start the file with: variant NAME of \"base.rules\""))
+            continue
+        if isinstance(decl, ast.VariantDecl):
+            continue
+        collector.add(decl, replace=patch)
+
+
+def _import(program: Program, collector: _Collector, name: str, span) -> None:
+    if name in {m for m, _ in getattr(program, "_imported_modules", set())}:
+        return
+    stdlib = resources.data_dir("stdlib")
+    path = stdlib / f"{name}.rules"
+    if not path.exists():
+        known = [p.stem for p in stdlib.glob("*.rules")]
+        program.diagnostics.append(_error("E104", f"unknown stdlib module '{name}'", span,
+                                          did_you_mean(name, known) or f"available: {', '.join(sorted(known))}"))
+        return
+    if not hasattr(program, "_imported_modules"):
+        program._imported_modules = set()
+    program._imported_modules.add((name, None))
+    module = build_module(path.read_text(encoding="utf-8"), f"stdlib/{name}.rules")
+    for decl in module.decls:
+        if isinstance(decl, ast.ImportDecl):
+            for sub, sub_span in decl.modules:
+                _import(program, collector, sub, sub_span)
+        elif isinstance(decl, (ast.ConstDecl, ast.DefDecl, ast.TiebreakDecl, ast.RuleDecl,
+                               ast.EnumDecl, ast.InvariantDecl)):
+            if decl.name not in program.decls:
+                collector.add(decl, imported=True)
+        else:
+            program.diagnostics.append(_error("E105", f"a stdlib module may only hold const, def, enum, "
+                                              f"rule, tiebreak and invariant declarations, not {decl.kind}",
+                                              decl.span))

@@ -1,0 +1,95 @@
+"""Loading a ruleset: read, check, compile — then it can start games.
+
+A Ruleset is immutable and shared by all its games; loading it runs every
+stage of the pipeline once (parse → build → merge → check → compile).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import resources
+from .check import check_program
+from .compiler import compile_program
+from .diagnostics import Diagnostic, RulesetError, render_all
+from .engine.game import Game, game_from_dict
+from .program import load_program
+
+
+class Ruleset:
+    def __init__(self, program, model, warnings: list[Diagnostic]):
+        self.program = program
+        self.model = model
+        self.warnings = warnings
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    @property
+    def title(self) -> str:
+        return self.model.title
+
+    @property
+    def path(self) -> str:
+        return self.model.path
+
+    @property
+    def hash(self) -> str:
+        return self.model.hash
+
+    @property
+    def variant(self) -> str | None:
+        return self.model.variant
+
+    @property
+    def min_players(self) -> int:
+        return self.model.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.model.max_players
+
+    @property
+    def rules(self) -> list[tuple[str, str, str]]:
+        """(kind, name, location) of every rule the coverage report counts."""
+        return [(kind, name, str(span)) for kind, name, span in self.model.rules]
+
+    def new_game(self, players: int, seed: int = 0, narrate: bool = True) -> Game:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
+                             f"not {players}")
+        return Game.start(self, players, int(seed), narrate)
+
+    def game_from_json(self, text: str | dict) -> Game:
+        data = json.loads(text) if isinstance(text, (str, bytes)) else text
+        return game_from_dict(self, data)
+
+    @staticmethod
+    def render_diagnostics(diagnostics: list[Diagnostic]) -> str:
+        return render_all(diagnostics)
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name} from {self.path}>"
+
+
+def load(path_or_name: str | Path) -> Ruleset:
+    """Load, check and compile a ruleset; raises RulesetError with every diagnostic."""
+    try:
+        path = resources.find_ruleset(path_or_name)
+    except FileNotFoundError as err:
+        from .source import Span
+        raise RulesetError([Diagnostic("E000", "error", str(err), Span(str(path_or_name), 0, 0, 0, 0))]) from None
+    program = load_program(path)
+    diagnostics = list(program.diagnostics) + check_program(program)
+    errors = [d for d in diagnostics if d.is_error]
+    if errors:
+        raise RulesetError(sorted(diagnostics, key=_order))
+    model = compile_program(program)
+    warnings = sorted((d for d in diagnostics if not d.is_error), key=_order)
+    model.warnings = warnings
+    return Ruleset(program, model, warnings)
+
+
+def _order(d: Diagnostic):
+    return (d.span.file, d.span.line, d.span.column, d.code)

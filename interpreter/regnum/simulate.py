@@ -1,0 +1,279 @@
+"""Many random games of one ruleset: the engine behind ``regnum simulate`` and ``regnum bench``.
+
+Game ``i`` of a simulation seeded ``S`` uses seed ``S + i`` for the game and its bots, so any
+single game can be replayed on its own. With several jobs the games are spread over worker
+processes started with ``spawn`` (each re-loads the ruleset by path); results are always
+returned in seed order, so the outcome does not depend on the number of jobs.
+"""
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import os
+import time
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict
+
+from . import resources
+from .agents import play_random_game
+
+__all__ = [
+    "GameResult",
+    "SimulationResult",
+    "SimulationError",
+    "BenchResult",
+    "simulate",
+    "timed_playouts",
+    "bench_ruleset",
+    "load_baseline",
+    "default_jobs",
+]
+
+Progress = Callable[[int, int], None]  # (games done, games in all)
+
+
+class SimulationError(RuntimeError):
+    """A game of a simulation failed (the message names its seed)."""
+
+
+class GameResult(BaseModel):
+    """The outcome of one random game; ``truncated`` games hit the move bound (winners [])."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    moves: int
+    truncated: bool = False
+
+
+class SimulationResult(BaseModel):
+    """All games of a simulation in seed order (the ``--json`` output of ``regnum simulate``)."""
+
+    ruleset: str
+    players: int
+    games: list[GameResult]
+    games_per_second: float
+
+    def wins(self) -> list[int]:
+        """Wins per seat; a shared victory counts once for each winner."""
+        wins = [0] * self.players
+        for game in self.games:
+            for seat in game.winners:
+                if 0 <= seat < self.players:
+                    wins[seat] += 1
+        return wins
+
+    def score_stats(self) -> list[tuple[float, int, int]]:
+        """(mean, min, max) score per seat over all games."""
+        stats = []
+        for seat in range(self.players):
+            scores = [game.scores[seat] for game in self.games if seat < len(game.scores)]
+            if scores:
+                stats.append((sum(scores) / len(scores), min(scores), max(scores)))
+            else:
+                stats.append((0.0, 0, 0))
+        return stats
+
+    @property
+    def mean_moves(self) -> float:
+        return sum(g.moves for g in self.games) / len(self.games) if self.games else 0.0
+
+    @property
+    def truncated(self) -> int:
+        return sum(1 for g in self.games if g.truncated)
+
+
+class BenchResult(BaseModel):
+    """One row of ``regnum bench``; baseline fields are None when no baseline applies."""
+
+    ruleset: str
+    players: int
+    games_per_second: float
+    moves_per_second: float
+    baseline_games_per_second: float | None = None
+    ratio: float | None = None
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _result(game, seed: int) -> GameResult:
+    truncated = not game.is_over
+    return GameResult(
+        seed=seed,
+        scores=list(game.scores),
+        winners=[] if truncated else list(game.winners),
+        moves=game.move_count,
+        truncated=truncated,
+    )
+
+
+def _load(path: str | Path):
+    import regnum
+
+    return regnum.load(str(resources.find_ruleset(path)))
+
+
+def simulate(
+    path: str | Path,
+    players: int,
+    games: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    max_moves: int = 100_000,
+    progress: Progress | None = None,
+    rules=None,
+) -> SimulationResult:
+    """Play ``games`` random games of the ruleset at ``path`` (a path or a bundled name).
+
+    Uses ``jobs`` worker processes (default: every CPU) when ``jobs > 1`` and there are at
+    least two games per job, else plays in this process. ``progress(done, total)`` is called
+    after each game. ``rules``, when given, is the already loaded ruleset of ``path`` (the
+    workers load their own). Ruleset errors are raised before any game starts; a failing game
+    raises SimulationError naming its seed.
+    """
+    file = resources.find_ruleset(path)
+    rules = _load(file) if rules is None else rules
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    seeds = [seed + i for i in range(games)]
+    start = time.perf_counter()
+    if jobs > 1 and games >= jobs * 2:
+        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress)
+    else:
+        results = _play_serial(rules, players, seeds, max_moves, progress)
+    elapsed = time.perf_counter() - start
+    return SimulationResult(
+        ruleset=str(getattr(rules, "name", None) or resources.ruleset_name(file)),
+        players=players,
+        games=results,
+        games_per_second=games / elapsed if elapsed > 0 else 0.0,
+    )
+
+
+def _play_one(rules, players: int, seed: int, max_moves: int) -> GameResult:
+    try:
+        return _result(play_random_game(rules, players, seed, max_moves), seed)
+    except Exception as err:  # one message naming the seed, whatever the engine raised
+        raise SimulationError(f"game with seed {seed}: {type(err).__name__}: {err}") from err
+
+
+def _play_serial(rules, players, seeds, max_moves, progress) -> list[GameResult]:
+    results = []
+    for done, seed in enumerate(seeds, 1):
+        results.append(_play_one(rules, players, seed, max_moves))
+        if progress:
+            progress(done, len(seeds))
+    return results
+
+
+# --- worker processes ---------------------------------------------------------------------
+# Workers get plain data in and give plain data back: exceptions from the engine may not
+# survive pickling, so a failure travels as its message.
+
+_worker: dict = {}
+
+
+def _worker_init(path: str, players: int, max_moves: int) -> None:
+    # An initializer that raises makes the pool respawn workers forever: keep the error.
+    try:
+        _worker.update(rules=_load(path), players=players, max_moves=max_moves, error=None)
+    except Exception as err:
+        _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
+
+
+def _worker_play(seed: int) -> tuple[int, dict | None, str | None]:
+    if _worker.get("error"):
+        return seed, None, _worker["error"]
+    try:
+        result = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"])
+        return seed, result.model_dump(), None
+    except Exception as err:
+        return seed, None, str(err)
+
+
+def _play_parallel(path, players, seeds, jobs, max_moves, progress) -> list[GameResult]:
+    context = multiprocessing.get_context("spawn")
+    chunk = max(1, min(16, len(seeds) // (jobs * 8)))
+    by_seed: dict[int, GameResult] = {}
+    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves)) as pool:
+        for seed, result, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
+            if error is not None:
+                pool.terminate()
+                raise SimulationError(error)
+            by_seed[seed] = GameResult.model_validate(result)
+            if progress:
+                progress(len(by_seed), len(seeds))
+    return [by_seed[seed] for seed in seeds]
+
+
+# --- benchmark ------------------------------------------------------------------------------
+
+
+def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000) -> tuple[int, int, float]:
+    """Random games (seeds 0, 1, 2, ...) for at least ``seconds`` and at least one game.
+
+    Returns (games, moves, elapsed seconds).
+    """
+    clock = time.perf_counter
+    games = moves = 0
+    start = clock()
+    while True:
+        moves += _play_one(rules, players, games, max_moves).moves
+        games += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return games, moves, elapsed
+
+
+BASELINE_RULESET = "kings_road"
+
+
+def bench_ruleset(name: str, path: Path, players: int, seconds: float, max_moves: int = 10_000,
+                  baseline=None, warn: Callable[[str], None] | None = None) -> BenchResult:
+    """Random-playout speed of one ruleset, with players clamped to what it allows.
+
+    For King's Road, ``baseline`` (see :func:`load_baseline`) is timed the same way and the
+    ratio regnum / baseline is filled in; a failing baseline is reported through ``warn``.
+    """
+    rules = _load(path)
+    players = max(rules.min_players, min(rules.max_players, players))
+    games, moves, elapsed = timed_playouts(rules, players, seconds, max_moves)
+    row = BenchResult(ruleset=name, players=players, games_per_second=games / elapsed,
+                      moves_per_second=moves / elapsed)
+    if baseline is None or name.replace("-", "_") != BASELINE_RULESET:
+        return row
+    try:
+        base = float(baseline.games_per_second(players=players, seconds=seconds))
+    except Exception as err:  # the baseline is someone else's script: never fatal
+        if warn:
+            warn(f"baseline failed: {type(err).__name__}: {err}")
+        return row
+    row.baseline_games_per_second = base
+    row.ratio = row.games_per_second / base if base > 0 else None
+    return row
+
+
+def load_baseline(path: Path | None = None):
+    """The hand-written King's Road module of ``benchmarks/``, or None when it is absent.
+
+    It lives in the checkout (not in the wheel) and is imported by path. Exceptions while
+    importing it propagate: the caller reports them as a missing baseline.
+    """
+    path = path or resources.checkout_root() / "benchmarks" / "kings_road_baseline.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("regnum_bench_baseline", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
