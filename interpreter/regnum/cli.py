@@ -13,7 +13,8 @@ import os
 import secrets
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NoReturn
+from collections.abc import Iterator
+from typing import NoReturn
 
 import click
 from pydantic import ValidationError
@@ -25,7 +26,7 @@ from rich.text import Text
 import regnum
 
 from . import resources
-from .agents import RandomAgent, StuckGame, seat_seed
+from .agents import RandomAgent, StuckGame, moves_of, seat_seed
 from .simulate import BenchResult, SimulationError, SimulationResult, bench_ruleset, load_baseline, simulate
 
 __all__ = ["cli", "main", "describe_error"]
@@ -331,7 +332,7 @@ class _Quit(Exception):
 
 
 def _ask_human(game, seat: int):
-    moves = [move for move in game.legal_moves() if move.player == seat]
+    moves = moves_of(game, seat)
     if not moves:
         raise StuckGame(f"seat {seat} must move but has no legal move (after {game.move_count} moves)")
     click.echo(f"\n── seat {seat} to move ──")
@@ -393,7 +394,8 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
 @click.option("--bots", "-b", metavar="SPEC", help="Bot seats: all, none, or seats like 1,2,3 (default: all but 0).")
 @click.option("--quiet-board", is_flag=True, help="Do not print the board after each move.")
 @click.option("--max-moves", type=click.IntRange(min=0), help="Stop after this many moves.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game log (JSON) here.")
 def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None:
     """Play a game in the terminal, any mix of humans and random bots.
 
@@ -457,7 +459,7 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
     table = Table(title=f"{result.ruleset}: {games} games, {result.players} players, seeds {seed}–{last}")
     for name in ("seat", "wins", "win %", "mean score", "min", "max"):
         table.add_column(name, justify="right")
-    for seat, (wins, (mean, low, high)) in enumerate(zip(result.wins(), result.score_stats())):
+    for seat, (wins, (mean, low, high)) in enumerate(zip(result.wins(), result.score_stats(), strict=True)):
         share = 100 * wins / games if games else 0.0
         cells = (str(seat), str(wins), f"{share:.1f}", f"{mean:.2f}", str(low), str(high))
         table.add_row(*map(Text, cells))
@@ -473,9 +475,11 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
 @click.argument("ruleset")
 @click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: the number of CPUs).")
-@click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True, help="Move bound per game.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Move bound per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every game.")
 def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json) -> None:
     """Play many games with random bots and summarise the results.

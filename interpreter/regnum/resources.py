@@ -53,15 +53,13 @@ def bundled_rulesets() -> list[Path]:
 
 
 def _normalise(name: str) -> str:
-    name = name.strip().replace("\\", "/")
-    if name.endswith(RULES_SUFFIX):
-        name = name[: -len(RULES_SUFFIX)]
+    name = name.strip().replace("\\", "/").removesuffix(RULES_SUFFIX)
     return name.replace("-", "_").lower()
 
 
 def ruleset_name(path: Path) -> str:
     """The bundled name of a ruleset file: its stem (``kings_road``)."""
-    return path.name[: -len(RULES_SUFFIX)] if path.name.endswith(RULES_SUFFIX) else path.stem
+    return path.name.removesuffix(RULES_SUFFIX) if path.name.endswith(RULES_SUFFIX) else path.stem
 
 
 def bundled_names() -> dict[str, Path]:

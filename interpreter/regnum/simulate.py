@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 

@@ -237,6 +237,9 @@ class StmtCompiler:
             env = {p: a(c, f[2]) for p, a in zip(scoring.params, args)}
             c.hit("scoring:" + name)
             scoring.run(c, env)
+            if c.narrate:
+                paid = ", ".join(f"P{p} +{pts}" for p, _, pts in c.last_ranking if pts)
+                c.events.append(f"  {name} pays {paid or 'nothing'}")
             f[1] += 1
         self._emit(code, score, s.span)
 

@@ -1,0 +1,347 @@
+"""Helpers for testing rulesets: invariants, hand-built positions, random playouts, Hypothesis.
+
+These are public, for users' own tests of their rulesets as much as for regnum's::
+
+    import regnum
+    from regnum.testing import Scenario, assert_invariants, random_playout
+
+    rules = regnum.load("kings_road")
+
+    # A position for a worked example: build it, then start the flow from it.
+    game = (Scenario(rules, players=3)
+            .set_var("king", "dark_tower")
+            .place("supply#0", "region#dark_tower", n=2)
+            .set_fields("region#dark_tower", noble=True)
+            .start())
+    ...                                   # now drive it with real moves: game.play(Move(...))
+
+    game = random_playout(rules.new_game(players=4, seed=1), seed=1, max_moves=5_000)
+    assert_invariants(game)
+
+Hypothesis support (needs ``hypothesis``, the ``test`` extra)::
+
+    from hypothesis import given
+    from regnum.testing import legal_move_sequences, game_machine
+
+    @given(legal_move_sequences(rules, players=[2, 3], max_moves=200))
+    def test_something(playout):
+        game = playout.replay(rules)     # the moves are legal in order from new_game(players, seed)
+
+    TestKingsRoad = game_machine(rules, players=[2, 3, 4]).TestCase
+
+Positions are edited in place through the same copy-on-write discipline the engine uses
+(``State.writable``; piece records are replaced, never changed), so copies of a game taken
+before an edit are not affected by it. An edited game's log no longer reproduces its state:
+compare edited games through ``to_json()``, not through ``regnum.replay``.
+
+Zones are named by their keys in ``game.state.zones``: ``family#index`` for a zone family
+(``supply#0``, ``region#dark_tower``), or the bare name of a single zone (``out_of_game``).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .moves import Move
+
+__all__ = [
+    "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "restart_flow",
+    "Scenario", "random_playout", "Playout", "legal_move_sequences", "game_machine",
+]
+
+PieceFilter = Callable[[dict], bool]
+
+
+# ── invariants ────────────────────────────────────────────────────────────────
+
+def assert_invariants(game) -> None:
+    """Raise AssertionError listing every ruleset invariant that does not hold in ``game``.
+
+    The invariants are the ruleset's own ``invariant`` declarations
+    (``game.check_invariants()``); the message names each failed one with its location.
+    """
+    failed = game.check_invariants()
+    if failed:
+        raise AssertionError(f"{len(failed)} invariant(s) failed after {game.move_count} moves:\n  "
+                             + "\n  ".join(failed))
+
+
+# ── building positions ──────────────────────────────────────────────────────
+
+def _zone(game, key: str) -> list[int]:
+    zones = game.state.zones
+    if key not in zones:
+        near = sorted(k for k in zones if k.split("#")[0] == key.split("#")[0]) or sorted(zones)
+        raise KeyError(f"no zone {key!r} in this game; zones like it: {', '.join(near[:12])}")
+    return zones[key]
+
+
+def _matching(game, key: str, n: int | None, where: PieceFilter | None) -> list[int]:
+    """The first ``n`` pieces of zone ``key`` (in zone order) that ``where`` accepts."""
+    pieces = game.state.pieces
+    ids = [i for i in _zone(game, key) if where is None or where(pieces[i])]
+    if n is None:
+        return ids
+    if n < 0:
+        raise ValueError(f"n must be >= 0, not {n}")
+    if len(ids) < n:
+        raise ValueError(f"zone {key!r} holds only {len(ids)} matching piece(s), {n} wanted")
+    return ids[:n]
+
+
+def _touched(game) -> None:
+    """Forget what the game cached about the position (its legal moves)."""
+    game._cache = {}
+
+
+def place(game, zone_from: str, zone_to: str, n: int | None = 1,
+          where: PieceFilter | None = None) -> list[int]:
+    """Move ``n`` pieces from zone ``zone_from`` to the end of zone ``zone_to``; their ids.
+
+    ``where(record)`` selects the pieces (a piece record is a dict: ``type``, ``label``,
+    ``owner`` and the piece type's fields); the first ``n`` accepted pieces in zone order are
+    moved, or all of them with ``n=None``. Raises ValueError when fewer than ``n`` match.
+    No trigger fires: this builds a position, it is not a game effect.
+    """
+    _zone(game, zone_to)
+    ids = _matching(game, zone_from, n, where)
+    state = game.state
+    if ids and zone_from != zone_to:
+        source = state.writable(zone_from)
+        target = state.writable(zone_to)
+        for piece in ids:
+            source.remove(piece)
+            target.append(piece)
+            state.where[piece] = zone_to
+    _touched(game)
+    return ids
+
+
+def set_fields(game, zone: str, n: int | None = 1, where: PieceFilter | None = None,
+               **fields) -> list[int]:
+    """Set ``fields`` on ``n`` pieces of ``zone`` (the first ones ``where`` accepts); their ids.
+
+    ``n=None`` changes every matching piece. Field names are checked against the records.
+    """
+    ids = _matching(game, zone, n, where)
+    state = game.state
+    for piece in ids:
+        record = state.pieces[piece]
+        unknown = sorted(set(fields) - set(record))
+        if unknown:
+            raise KeyError(f"piece {piece} ({record['type']}) has no field {unknown[0]!r}; "
+                           f"it has {', '.join(sorted(record))}")
+        state.pieces[piece] = {**record, **fields}
+    _touched(game)
+    return ids
+
+
+def set_var(game, name: str, value) -> None:
+    """Set the global variable ``name`` (it must exist) to the JSON value ``value``."""
+    variables = game.state.vars
+    if name not in variables:
+        raise KeyError(f"no global variable {name!r}; there are {', '.join(sorted(variables))}")
+    variables[name] = value
+    _touched(game)
+
+
+def set_player_var(game, seat: int, name: str, value) -> None:
+    """Set seat ``seat``'s player variable ``name`` (it must exist) to ``value``."""
+    rows = game.state.pvars
+    if not 0 <= seat < len(rows):
+        raise IndexError(f"no seat {seat} in a {len(rows)}-player game")
+    if name not in rows[seat]:
+        raise KeyError(f"no player variable {name!r}; there are {', '.join(sorted(rows[seat]))}")
+    rows[seat][name] = value
+    _touched(game)
+
+
+def restart_flow(game) -> None:
+    """Run the ruleset's ``flow`` again from its first statement, from the current position.
+
+    A new game has already run its flow up to the first decision, so counts read there (how
+    many cards each player picks, say) come from the initial position. After editing a
+    position call this to forget that and let the flow reach its first decision anew. Setup
+    is not run again. Pending choices of the old flow are dropped; pieces are not moved.
+    """
+    from .engine.runtime import advance
+
+    state = game.state
+    state.flow = {"main": [["flow", 0, {}]], "threads": None}
+    advance(game._ctx(state))
+    _touched(game)
+
+
+class Scenario:
+    """A position under construction: a new game, edited step by step, then started.
+
+    Every editing method returns the scenario, so edits chain; ``start()`` runs the flow from
+    the beginning (see ``restart_flow``), checks the ruleset's invariants and returns the
+    game, ready for real moves. ``game`` is available throughout for reading.
+    """
+
+    def __init__(self, rules, players: int, seed: int = 0, narrate: bool = True):
+        self.game = rules.new_game(players=players, seed=seed, narrate=narrate)
+
+    def place(self, zone_from: str, zone_to: str, n: int | None = 1,
+              where: PieceFilter | None = None) -> "Scenario":
+        place(self.game, zone_from, zone_to, n, where)
+        return self
+
+    def set_fields(self, zone: str, n: int | None = 1, where: PieceFilter | None = None,
+                   **fields) -> "Scenario":
+        set_fields(self.game, zone, n, where, **fields)
+        return self
+
+    def set_var(self, name: str, value) -> "Scenario":
+        set_var(self.game, name, value)
+        return self
+
+    def set_player_var(self, seat: int, name: str, value) -> "Scenario":
+        set_player_var(self.game, seat, name, value)
+        return self
+
+    def start(self, check: bool = True):
+        """Restart the flow from this position and return the game."""
+        restart_flow(self.game)
+        if check:
+            assert_invariants(self.game)
+        return self.game
+
+
+# ── random playouts ─────────────────────────────────────────────────────────
+
+def random_playout(game, seed: int, max_moves: int = 10_000, check: bool = False,
+                   on_move: Callable | None = None):
+    """Play uniformly random legal moves on ``game`` (in place) until it ends; return it.
+
+    Each move is ``rng.choice(game.legal_moves())`` with ``rng = random.Random(seed)``:
+    during a simultaneous choice all deciding players' moves are pooled, so the order in
+    which they pick is random too. Stops after ``max_moves`` moves of this call (the game
+    may then not be over: check ``game.is_over``). With ``check=True`` the ruleset's
+    invariants are asserted after every move; ``on_move(game, move)`` is called after each.
+    Raises AssertionError if a game that is not over offers no legal move.
+    """
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        if game.is_over:
+            break
+        moves = game.legal_moves()
+        if not moves:
+            raise AssertionError(f"the game is not over but offers no legal move "
+                                 f"(after {game.move_count} moves; to move: {game.to_move})")
+        move = rng.choice(moves)
+        game.play(move)
+        if check:
+            assert_invariants(game)
+        if on_move is not None:
+            on_move(game, move)
+    return game
+
+
+# ── Hypothesis ─────────────────────────────────────────────────────────────
+
+@dataclass(frozen=True)
+class Playout:
+    """A game as Hypothesis draws it: seats, seed, and moves legal in order from the start."""
+
+    players: int
+    seed: int
+    moves: list = field(default_factory=list)
+
+    def replay(self, rules):
+        """A new game of ``rules`` with these moves played (each is legal when played)."""
+        game = rules.new_game(players=self.players, seed=self.seed)
+        for move in self.moves:
+            game.play(move)
+        return game
+
+
+def _players_strategy(rules, players):
+    from hypothesis import strategies as st
+
+    if players is None:
+        return st.integers(rules.min_players, rules.max_players)
+    if isinstance(players, int):
+        return st.just(players)
+    return st.sampled_from(list(players))
+
+
+def legal_move_sequences(rules, players: int | Iterable[int] | None = None, max_moves: int = 500,
+                         seeds=None, check: bool = True):
+    """A Hypothesis strategy of ``Playout``s: seats, a seed and a sequence of legal moves.
+
+    ``players`` is a seat count, a collection of counts or None (the ruleset's range);
+    ``seeds`` a strategy of seeds (default: integers 0..2**32-1). Moves are drawn one at a
+    time among ``game.legal_moves()`` until the game ends or ``max_moves`` is reached (the
+    length is drawn too, so failures shrink to short games and early moves). With
+    ``check=True`` the ruleset's invariants are asserted while drawing.
+    """
+    from hypothesis import strategies as st
+
+    seed_strategy = seeds if seeds is not None else st.integers(0, 2**32 - 1)
+
+    @st.composite
+    def playouts(draw):
+        n = draw(_players_strategy(rules, players))
+        seed = draw(seed_strategy)
+        length = draw(st.integers(0, max_moves))
+        game = rules.new_game(players=n, seed=seed)
+        moves = []
+        while len(moves) < length and not game.is_over:
+            legal = game.legal_moves()
+            if not legal:
+                raise AssertionError(f"the game is not over but offers no legal move "
+                                     f"(after {game.move_count} moves)")
+            move = draw(st.sampled_from(legal))
+            game.play(move)
+            moves.append(move)
+            if check:
+                assert_invariants(game)
+        return Playout(n, seed, moves)
+
+    return playouts()
+
+
+def game_machine(rules, players: int | Iterable[int] | None = None, max_moves: int = 2_000,
+                 checks: Iterable[Callable] = ()):
+    """A Hypothesis ``RuleBasedStateMachine`` class that plays ``rules`` with drawn moves.
+
+    It starts a game (seat count from ``players``, as in ``legal_move_sequences``; a drawn
+    seed), then each step plays one legal move drawn with ``st.data()``. After every step it
+    asserts the ruleset's invariants, that a game not over offers a legal move, and each
+    ``check(game)`` of ``checks``. Use it as ``TestMyGame = game_machine(rules).TestCase``
+    and tune it with ``TestMyGame.settings = settings(...)``.
+    """
+    from hypothesis import strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+    extra = tuple(checks)
+
+    class GameMachine(RuleBasedStateMachine):
+        game = None
+
+        @initialize(n=_players_strategy(rules, players), seed=st.integers(0, 2**32 - 1))
+        def start(self, n, seed):
+            self.game = rules.new_game(players=n, seed=seed)
+
+        @precondition(lambda self: self.game is not None and not self.game.is_over
+                      and self.game.move_count < max_moves)
+        @rule(data=st.data())
+        def play(self, data):
+            legal = self.game.legal_moves()
+            assert legal, f"the game is not over but offers no legal move (after {self.game.move_count} moves)"
+            move = data.draw(st.sampled_from(legal), label="move")
+            self.game.play(move)
+
+        @invariant()
+        def holds(self):
+            if self.game is None:
+                return
+            assert_invariants(self.game)
+            for check in extra:
+                check(self.game)
+
+    GameMachine.__name__ = GameMachine.__qualname__ = f"{rules.name}_machine"
+    return GameMachine

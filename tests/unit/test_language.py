@@ -1,0 +1,202 @@
+"""Language constructs, each exercised by a tiny ruleset written for the test."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import regnum
+from regnum import IllegalMove, Move
+
+
+def load(tmp_path, text: str, name: str = "toy.rules") -> regnum.Ruleset:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return regnum.load(path)
+
+
+TOKENS = """
+    game toy "Toy"
+    players 2..3
+    piece token:
+        owner: player
+        value: int = 0
+    board line: graph
+        nodes a, b, c, d
+        edges a - b, b - c, c - d
+    zone pool per player: public
+    zone cell per line: public
+    zone bag: hidden
+    var placed: int = 0
+    setup:
+        for p in players:
+            create 3 token(owner: p) in pool(p)
+"""
+
+
+def test_prefer_restricts_to_preferred_places_when_any_exist(tmp_path):
+    rules = load(tmp_path, TOKENS + """
+    flow:
+        repeat 2 times:
+            for p in players:
+                ask p to place
+    action place(at in [a, b, c, d]):
+        require empty: count(cell(at)) == 0 else "the cell must be empty"
+        prefer next_to_own: any(count(t for t in cell(n) where t.owner == player) > 0
+                                for n in neighbours(line, at))
+            else "you must build next to your own tokens when you can"
+        move 1 from pool(player) to cell(at)
+    """)
+    game = rules.new_game(2)
+    assert [m.args["at"] for m in game.legal_moves()] == ["a", "b", "c", "d"]
+    game.play(Move(0, "place", {"at": "a"}))
+    assert [m.args["at"] for m in game.legal_moves()] == ["b", "c", "d"]
+    game.play(Move(1, "place", {"at": "d"}))
+    assert [m.args["at"] for m in game.legal_moves()] == ["b"]
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as err:
+        game.play(Move(0, "place", {"at": "c"}))
+    assert err.value.rule == "place.next_to_own"
+    assert "next to your own" in err.value.reason
+    with pytest.raises(IllegalMove) as err:
+        game.play(Move(0, "place", {"at": "a"}))
+    assert err.value.rule == "place.empty"
+    with pytest.raises(IllegalMove) as err:
+        game.play(Move(0, "place", {"at": "z"}))
+    assert err.value.rule == "place.at"
+    assert game.to_json() == before
+
+
+def test_trigger_fires_when_a_piece_enters_a_zone(tmp_path):
+    rules = load(tmp_path, TOKENS + """
+    flow:
+        for p in players:
+            ask p to place
+    action place(at in [a, b, c, d]):
+        move 1 from pool(player) to cell(at)
+    trigger bonus when t enters cell(n) where n == c:
+        add 5 to score(t.owner)
+        add 1 to placed
+    """)
+    game = rules.new_game(2)
+    game.play(Move(0, "place", {"at": "c"}))
+    game.play(Move(1, "place", {"at": "b"}))
+    assert game.is_over
+    assert game.scores == [5, 0]
+    assert game.state.vars["placed"] == 1
+    assert game.hits["trigger:bonus"] == 1
+    assert game.winners == [0]
+
+
+def test_simultaneous_choices_are_secret_until_revealed(tmp_path):
+    rules = load(tmp_path, TOKENS + """
+    zone secret per player: owner
+    zone shown per player: public
+    flow:
+        simultaneously for p in players:
+            ask p to hide
+        for p in players:
+            move secret(p) to shown(p)
+    action hide(t in pool(player)):
+        move t to secret(player)
+    """)
+    game = rules.new_game(3)
+    assert game.to_move == [0, 1, 2]
+    game.play(Move(1, "hide", {"t": "token"}))
+    assert game.to_move == [0, 2]
+    seen_by_0 = game.observation(0)["zones"]
+    assert seen_by_0["secret#1"] == {"count": 1, "revealed": []}
+    assert len(game.observation(1)["zones"]["secret#1"]) == 1
+    game.play(Move(0, "hide", {"t": "token"}))
+    game.play(Move(2, "hide", {"t": "token"}))
+    assert game.is_over
+    assert [len(game.observation(0)["zones"][f"shown#{p}"]) for p in range(3)] == [1, 1, 1]
+
+
+def test_shuffle_is_deterministic_per_seed(tmp_path):
+    rules = load(tmp_path, """
+    game deck "Deck"
+    players 2..2
+    piece card:
+        rank: int
+    zone pile: hidden
+    zone table: public
+    setup:
+        for n in range(1, 21):
+            create 1 card(rank: n) in pile named n
+        shuffle pile
+    flow:
+        move 3 from pile to table
+    """)
+    order = lambda seed: [r["label"] for r in (rules.new_game(2, seed).state.pieces[i]
+                                               for i in rules.new_game(2, seed).state.zones["table"])]
+    assert order(1) == order(1)
+    assert order(1) != order(2)
+
+
+def test_end_game_and_winner_chain(tmp_path):
+    rules = load(tmp_path, TOKENS + """
+    var bonus per player: int = 0
+    flow:
+        for p in players:
+            add 3 to score(p)
+        set bonus(1) = 1
+        end game
+        add 100 to score(0)
+    winner p: highest score(p) then highest bonus(p) then shared
+    """)
+    game = rules.new_game(3)
+    assert game.is_over
+    assert game.scores == [3, 3, 3]
+    assert game.winners == [1]
+
+
+def test_majority_policies(tmp_path):
+    base = TOKENS + """
+    flow:
+        set placed = 1
+        score board_majority()
+    def held(p) = [4, 4, 2][p]
+    scoring board_majority():
+        majority held(p) for p in players
+        pays [10, 6, 3]
+        ties {policy}
+    """
+    expected = {"take_lowest": [6, 6, 3], "take_highest": [10, 10, 3],
+                "share_rank": [10, 10, 6], "split_evenly": [8, 8, 3],
+                "by lowest p": [10, 6, 3], "by highest p": [6, 10, 3]}
+    for policy, scores in expected.items():
+        rules = load(tmp_path, base.replace("{policy}", policy), name=f"m{len(policy)}.rules")
+        assert rules.new_game(3).scores == scores, policy
+
+
+def test_variant_replaces_and_removes_named_rules():
+    base = regnum.load("kings_road")
+    variant = regnum.load("rulesets/variants/permanent_nobles.rules")
+    assert variant.variant == "permanent_nobles"
+    assert variant.name == base.name
+    names = {inv.name for inv in variant.model.invariants}
+    assert names == {"markers_conserved", "one_noble_per_player_per_region"}
+
+
+def test_runaway_loop_is_stopped_with_a_location(tmp_path):
+    with pytest.raises(regnum.RulesetError) as err:
+        load(tmp_path, TOKENS + """
+    flow:
+        while true:
+            add 1 to placed
+    """).new_game(2)
+    assert err.value.diagnostics[0].code == "E901"
+    assert err.value.diagnostics[0].span.line > 0
+
+
+def test_rule_coverage_counts(tmp_path):
+    rules = regnum.load("kings_road")
+    game = rules.new_game(2, seed=3)
+    import random
+    rnd = random.Random(3)
+    while not game.is_over:
+        game.play(rnd.choice(game.legal_moves()))
+    assert game.hits["action:pick"] == game.move_count
+    assert game.hits["phase:choose_cards"] >= 1
+    assert game.hits["scoring:region_majority"] >= 8
