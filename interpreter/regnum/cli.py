@@ -27,7 +27,8 @@ import regnum
 
 from . import resources
 from .agents import RandomAgent, StuckGame, moves_of, seat_seed
-from .simulate import BenchResult, SimulationError, SimulationResult, bench_ruleset, load_baseline, simulate
+from .simulate import (BenchResult, SimulationError, SimulationResult, bench_ruleset, load_baseline,
+                       ruleset_label, simulate)
 
 __all__ = ["cli", "main", "describe_error"]
 
@@ -116,17 +117,13 @@ def _load(argument: str | Path):
     return path, regnum.load(str(path))
 
 
-def _ruleset_label(rules, path: Path) -> str:
-    return str(getattr(rules, "name", None) or resources.ruleset_name(path))
-
-
 def _player_count(rules, path: Path, players: int | None) -> int:
     low, high = rules.min_players, rules.max_players
     if players is None:
         return low
     if not low <= players <= high:
         raise click.BadParameter(
-            f"{_ruleset_label(rules, path)} is played by {low} to {high} players, not {players}",
+            f"{ruleset_label(rules, path)} is played by {low} to {high} players, not {players}",
             param_hint="'--players'",
         )
     return players
@@ -417,7 +414,7 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None
     agents = {seat: RandomAgent(seat_seed(seed, seat)) for seat in bot_seats}
     kinds = {seat: "bot" if seat in bot_seats else "human" for seat in range(players)}
     humans = ", ".join(str(s) for s in range(players) if s not in bot_seats) or "none"
-    click.echo(f"{_ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
+    click.echo(f"{ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
     for line in game.events:
         click.echo(line)
     try:
@@ -498,7 +495,7 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json) ->
     path, rules = _load(ruleset)
     players = _player_count(rules, path, players)
     show_progress = _console(stderr=True).is_terminal
-    with _progress(_ruleset_label(rules, path), games, enabled=show_progress) as update:
+    with _progress(ruleset_label(rules, path), games, enabled=show_progress) as update:
         result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules)
     if as_json:
         click.echo(result.model_dump_json())
@@ -558,13 +555,13 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool) -> None:
     except _api_error("LogError") as err:
         _fail(f"{log_file}: invalid log: {err}")
     if as_json:
-        outcome = {"ruleset": _ruleset_label(rules, path), "players": len(game.scores),
+        outcome = {"ruleset": ruleset_label(rules, path), "players": len(game.scores),
                    "seed": getattr(log, "seed", None), "moves": game.move_count,
                    "is_over": game.is_over, "scores": list(game.scores),
                    "winners": list(game.winners) if game.is_over else []}
         click.echo(json.dumps(outcome))
         return
-    click.echo(f"{log_file}: {game.move_count} legal moves of {_ruleset_label(rules, path)}")
+    click.echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
     if not game.is_over:
         click.echo("the log ends before the game is over")
     _standings(game, "Final standings" if game.is_over else "Standings")

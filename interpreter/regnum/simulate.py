@@ -28,6 +28,7 @@ __all__ = [
     "timed_playouts",
     "bench_ruleset",
     "load_baseline",
+    "ruleset_label",
     "default_jobs",
 ]
 
@@ -106,6 +107,11 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def ruleset_label(rules, path: Path) -> str:
+    """How results name a ruleset: a variant by its own name, a game by its game name."""
+    return str(getattr(rules, "variant", None) or getattr(rules, "name", None) or resources.ruleset_name(path))
+
+
 def _result(game, seed: int) -> GameResult:
     truncated = not game.is_over
     return GameResult(
@@ -152,7 +158,7 @@ def simulate(
         results = _play_serial(rules, players, seeds, max_moves, progress)
     elapsed = time.perf_counter() - start
     return SimulationResult(
-        ruleset=str(getattr(rules, "name", None) or resources.ruleset_name(file)),
+        ruleset=ruleset_label(rules, file),
         players=players,
         games=results,
         games_per_second=games / elapsed if elapsed > 0 else 0.0,

@@ -173,16 +173,49 @@ def restart_flow(game) -> None:
     _touched(game)
 
 
-class Scenario:
-    """A position under construction: a new game, edited step by step, then started.
+def _unstarted_game(rules, players: int, seed: int, narrate: bool):
+    """A new game whose setup has run but whose flow has not started (``Game.start`` minus
+    its final ``advance``)."""
+    from . import rng
+    from .engine.game import Game
+    from .engine.runtime import Ctx, run_stack
+    from .engine.state import State
 
-    Every editing method returns the scenario, so edits chain; ``start()`` runs the flow from
-    the beginning (see ``restart_flow``), checks the ruleset's invariants and returns the
-    game, ready for real moves. ``game`` is available throughout for reading.
+    rules.new_game(players=players, seed=seed, narrate=False)  # validates the arguments
+    model = rules.model
+    state = State()
+    state.rng = rng.seed_state(int(seed))
+    hits: dict = {}
+    events: list = []
+    ctx = Ctx(model, state, players, hits, events, narrate)
+    for name, init in model.globals.items():
+        state.vars[name] = init(ctx, {})
+    state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
+                   for p in range(players)]
+    for fam in model.zones.values():
+        for index, key in fam.keys.items():
+            if fam.index == "player" and index >= players:
+                continue
+            state.zones[key] = []
+    state._owned = set(state.zones)
+    run_stack(ctx, [["setup", 0, {}]])
+    state.flow = {"main": [["flow", 0, {}]], "threads": None}
+    return Game(rules, players, int(seed), state, [], hits, events, narrate)
+
+
+class Scenario:
+    """A position under construction: a game after setup, edited step by step, then started.
+
+    The game's setup has run but its flow has not: nothing the flow computes (a round
+    counter, how many cards each player picks) has been read from the position yet. Every
+    editing method returns the scenario, so edits chain; ``start()`` starts the flow from
+    the edited position, checks the ruleset's invariants and returns the game, ready for
+    real moves. ``game`` is available throughout for reading (it has no player to move
+    until ``start()``).
     """
 
     def __init__(self, rules, players: int, seed: int = 0, narrate: bool = True):
-        self.game = rules.new_game(players=players, seed=seed, narrate=narrate)
+        self.game = _unstarted_game(rules, players, seed, narrate)
 
     def place(self, zone_from: str, zone_to: str, n: int | None = 1,
               where: PieceFilter | None = None) -> "Scenario":
@@ -203,7 +236,7 @@ class Scenario:
         return self
 
     def start(self, check: bool = True):
-        """Restart the flow from this position and return the game."""
+        """Start the flow from this position (see ``restart_flow``) and return the game."""
         restart_flow(self.game)
         if check:
             assert_invariants(self.game)

@@ -26,27 +26,35 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     out: list = []
 
     def extend(i: int, env: dict, args: dict) -> None:
-        if i == len(params):
-            for clause in requires:
-                if not clause.cond(ctx, env):
-                    return
-            out.append((args, env))
-            return
         param = params[i]
+        last = i == len(params) - 1
         seen = set()
+        name, encode = param.name, param.encode_pieces
+        pieces = ctx.state.pieces
         for value in param.domain(ctx, env):
-            encoded = _encode(ctx, param, value)
-            k = _key(encoded)
+            encoded = pieces[value]["label"] if encode and type(value) is int else value
+            k = encoded if type(encoded) is str or type(encoded) is int else _key(encoded)
             if k in seen:
                 continue
             seen.add(k)
-            inner = dict(env)
-            inner[param.name] = value
-            more = dict(args)
-            more[param.name] = encoded
-            extend(i + 1, inner, more)
+            env[name] = value
+            if last:
+                for clause in requires:
+                    if not clause.cond(ctx, env):
+                        break
+                else:
+                    done = dict(args)
+                    done[name] = encoded
+                    out.append((done, dict(env)))
+            else:
+                more = dict(args)
+                more[name] = encoded
+                extend(i + 1, dict(env), more)
 
-    extend(0, {"player": player}, {})
+    if params:
+        extend(0, {"player": player}, {})
+    elif all(clause.cond(ctx, {"player": player}) for clause in requires):
+        out.append(({}, {"player": player}))
     for clause in action.prefers:
         preferred = [c for c in out if clause.cond(ctx, c[1])]
         if preferred:
