@@ -570,9 +570,9 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool) -> None:
 # --- bench ----------------------------------------------------------------------------------
 
 
-def _baseline(path: Path | None):
+def _baseline(name: str, path: Path | None):
     try:
-        return load_baseline(path)
+        return load_baseline(name, path)
     except Exception as err:  # a broken baseline must not stop the benchmark
         click.echo(f"warning: baseline not available: {type(err).__name__}: {err}", err=True)
         return None
@@ -601,14 +601,15 @@ def _bench_table(rows: list[BenchResult], seconds: float) -> None:
               help="Players per game (clamped to what each ruleset allows).")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True, help="Move bound per game.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Hand-written King's Road module (default: benchmarks/kings_road_baseline.py of the checkout).")
+              help="Hand-written implementation to compare with, for a single ruleset "
+                   "(default: benchmarks/<ruleset>_baseline.py of the checkout).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None:
     """Measure random playouts per second of every bundled ruleset.
 
     Plays random games of each bundled ruleset (or of the RULESETs given) for about
     --seconds each, in one process, and prints games and
-    moves per second. For King's Road it also runs the hand-written plain-Python
+    moves per second. Where a ruleset has one, it also runs the hand-written plain-Python
     implementation of benchmarks/ for the same time and prints the ratio (regnum's speed
     divided by the hand-written one's). With --json prints {"results": [{"ruleset",
     "players", "games_per_second", "moves_per_second", "baseline_games_per_second",
@@ -625,7 +626,6 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
         targets = list(resources.bundled_names().items())
     if not targets:
         _fail(f"error: no bundled rulesets in {resources.data_dir('rulesets')}")
-    baseline = _baseline(baseline_path)
     rows, failed = [], False
 
     def warn(message: str) -> None:
@@ -635,6 +635,7 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
         if not as_json:
             click.echo(f"benchmarking {name}…", err=True)
         try:
+            baseline = _baseline(name, baseline_path if len(targets) == 1 else None)
             rows.append(bench_ruleset(name, path, players, seconds, max_moves, baseline, warn))
         except (_api_error("RulesetError"), SimulationError) as err:
             click.echo(describe_error(err), err=True)

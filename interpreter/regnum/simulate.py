@@ -240,22 +240,20 @@ def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000
             return games, moves, elapsed
 
 
-BASELINE_RULESET = "kings_road"
-
-
 def bench_ruleset(name: str, path: Path, players: int, seconds: float, max_moves: int = 10_000,
                   baseline=None, warn: Callable[[str], None] | None = None) -> BenchResult:
     """Random-playout speed of one ruleset, with players clamped to what it allows.
 
-    For King's Road, ``baseline`` (see :func:`load_baseline`) is timed the same way and the
-    ratio regnum / baseline is filled in; a failing baseline is reported through ``warn``.
+    When ``baseline`` (a hand-written implementation, see :func:`load_baseline`) is given, it
+    is timed the same way and the ratio regnum / baseline is filled in; a failing baseline is
+    reported through ``warn``.
     """
     rules = _load(path)
     players = max(rules.min_players, min(rules.max_players, players))
     games, moves, elapsed = timed_playouts(rules, players, seconds, max_moves)
     row = BenchResult(ruleset=name, players=players, games_per_second=games / elapsed,
                       moves_per_second=moves / elapsed)
-    if baseline is None or name.replace("-", "_") != BASELINE_RULESET:
+    if baseline is None:
         return row
     try:
         base = float(baseline.games_per_second(players=players, seconds=seconds))
@@ -268,13 +266,14 @@ def bench_ruleset(name: str, path: Path, players: int, seconds: float, max_moves
     return row
 
 
-def load_baseline(path: Path | None = None):
-    """The hand-written King's Road module of ``benchmarks/``, or None when it is absent.
+def load_baseline(name: str, path: Path | None = None):
+    """The hand-written implementation of ruleset ``name``, or None when there is none.
 
-    It lives in the checkout (not in the wheel) and is imported by path. Exceptions while
+    By convention it is ``benchmarks/<name>_baseline.py`` of the checkout (not in the wheel),
+    exposing ``games_per_second(players, seconds)``; it is imported by path. Exceptions while
     importing it propagate: the caller reports them as a missing baseline.
     """
-    path = path or resources.checkout_root() / "benchmarks" / "kings_road_baseline.py"
+    path = path or resources.checkout_root() / "benchmarks" / f"{name.replace('-', '_')}_baseline.py"
     if not path.is_file():
         return None
     spec = importlib.util.spec_from_file_location("regnum_bench_baseline", path)

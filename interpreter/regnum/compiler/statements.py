@@ -7,8 +7,6 @@ keep their position in hidden locals ("$…"), so a suspended loop is data.
 """
 from __future__ import annotations
 
-import re
-
 from .. import ast
 from ..builtins import EvalError
 from ..engine.state import ZoneRef
@@ -403,5 +401,3 @@ class StmtCompiler:
             return SPAWN
         self._emit(code, spawn, s.span)
 
-
-_IDENT = re.compile(r"^[A-Za-z_]\w*$")

@@ -168,8 +168,6 @@ class Game:
             if signal == "end":
                 state.flow["main"] = []
                 state.flow["threads"] = None
-            elif signal == "spawn" and state.flow["threads"] is not None and stack is not state.flow["main"]:
-                pass
             advance(ctx)
         except BaseException:
             del self.events[events_before:]

@@ -64,8 +64,7 @@ def _describe_group(state, ids: list) -> str:
     for piece in ids:
         record = state.pieces[piece]
         extras = [f"{k}" if v is True else f"{k}={v}" for k, v in record.items()
-                  if k not in ("type", "label", "owner") and v not in (None, False)
-                  and not (record["type"] != "card" and False)]
+                  if k not in ("type", "label", "owner") and v not in (None, False)]
         owner = record.get("owner")
         name = record["label"] + (f"({','.join(extras)})" if extras and record["label"] == record["type"] else "")
         key = (f"P{owner} " if owner is not None else "") + name
