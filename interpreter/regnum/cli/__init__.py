@@ -1,0 +1,53 @@
+"""The ``regnum`` command line: check, list, play, simulate, replay and bench rulesets.
+
+Exit codes: 0 ok; 1 a ruleset, log or game failure (an illegal move, a stuck game); 2 a usage
+error (click's own). Whatever the user types, the answer is a message, never a traceback:
+errors the user can cause are printed cleanly on stderr; anything else is reported as an
+internal error (set ``REGNUM_DEBUG=1`` to see its traceback). With ``--json`` a command prints
+exactly one JSON object on stdout and nothing else there.
+
+This package's ``__init__`` holds only the click group, which gathers the commands of the
+modules beside it, and ``main``, the entry point of the ``regnum`` console script
+(``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
+``play``, ``simulate_cmd`` (simulate), ``replay`` and ``bench``; ``errors`` and ``common``
+hold what they share.
+"""
+from __future__ import annotations
+
+import click
+
+from . import bench, check_list, play, replay, simulate_cmd
+from .errors import RegnumGroup, describe_error
+
+__all__ = ["cli", "main", "describe_error"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(cls=RegnumGroup, context_settings=CONTEXT)
+@click.version_option(package_name="regnum", prog_name="regnum")
+def cli() -> None:
+    """regnum: a rules language for board games and an interpreter that plays them.
+
+    Every command takes a RULESET: a path to a .rules file (a game or a variant) or the name
+    of a bundled ruleset (see `regnum list`). Exit codes: 0 ok, 1 a ruleset, log or game
+    failure, 2 a usage error.
+
+    \b
+    Example:
+      regnum check kings_road
+      regnum play kings_road --players 4 --bots 1,2,3
+    """
+
+
+cli.add_command(check_list.check)
+cli.add_command(check_list.list_rulesets)
+cli.add_command(play.play)
+cli.add_command(simulate_cmd.simulate_command)
+cli.add_command(replay.replay)
+cli.add_command(bench.bench)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``regnum`` console script."""
+    cli.main(args=argv, prog_name="regnum")

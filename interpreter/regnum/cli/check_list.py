@@ -1,0 +1,144 @@
+"""``regnum check`` and ``regnum list``: the commands that only load rulesets, never play them.
+
+Both report on rulesets as files (their diagnostics, their player counts), so they share
+the way a load failure is turned into a report instead of stopping the command.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+import regnum
+
+from .. import resources
+from .common import make_console
+from .errors import api_error, describe_error
+
+
+def _count_rules(rules) -> int | str:
+    program = getattr(rules, "program", None)
+    candidates = [getattr(rules, attr, None) for attr in ("rule_count", "rules", "declarations")]
+    for value in candidates + [getattr(program, "decls", None)]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if value is not None and hasattr(value, "__len__"):
+            return len(value)
+    return "?"
+
+
+def _diagnostic_dict(diagnostic) -> dict:
+    span = getattr(diagnostic, "span", None)
+    entry = {
+        "code": diagnostic.code,
+        "severity": diagnostic.severity,
+        "message": diagnostic.message,
+        "file": str(span.file) if span is not None else None,
+        "line": getattr(span, "line", None),
+        "column": getattr(span, "column", None),
+    }
+    hint = getattr(diagnostic, "hint", None)
+    if hint:
+        entry["hint"] = hint
+    return entry
+
+
+def _plain_failure(argument: str, code: str, message: str) -> dict:
+    diagnostic = {"code": code, "severity": "error", "message": message,
+                  "file": argument, "line": None, "column": None}
+    return {"path": argument, "ok": False, "diagnostics": [diagnostic]}
+
+
+def _check_one(argument: str, quiet: bool) -> dict:
+    path = argument
+    try:
+        path = resources.find_ruleset(argument)
+        rules = regnum.load(str(path))
+    except api_error("RulesetError") as err:
+        if not quiet:
+            click.echo(str(err), err=True)
+        diagnostics = [_diagnostic_dict(d) for d in getattr(err, "diagnostics", [])]
+        return {"path": str(path), "ok": False, "diagnostics": diagnostics}
+    except (OSError, UnicodeDecodeError) as err:
+        message = describe_error(err) or str(err)
+        if not quiet:
+            click.echo(message, err=True)
+        code = "not-found" if isinstance(err, FileNotFoundError) else "io"
+        return _plain_failure(argument, code, message.removeprefix("error: "))
+    warnings = list(getattr(rules, "warnings", []) or [])
+    if not quiet:
+        if warnings:
+            click.echo(rules.render_diagnostics(warnings), err=True)
+        click.echo(f"ok: {path} ({_count_rules(rules)} rules, {len(warnings)} warnings)")
+    return {"path": str(path), "ok": True, "diagnostics": [_diagnostic_dict(d) for d in warnings]}
+
+
+@click.command()
+@click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every diagnostic.")
+def check(rulesets: tuple[str, ...], as_json: bool) -> None:
+    """Check rulesets and print their errors and warnings.
+
+    Loads each RULESET (path or bundled name) through the parser and every checker pass, and
+    reports all its diagnostics at once like a compiler: file:line:col, the source line with
+    a caret, and a hint. Prints "ok: PATH (N rules, M warnings)" for each good ruleset and
+    exits 1 if any has an error. With --json prints {"rulesets": [{"path", "ok",
+    "diagnostics": [{"code", "severity", "message", "file", "line", "column"}]}]}.
+
+    \b
+    Example:
+      regnum check kings_road rulesets/variants/permanent_nobles.rules
+    """
+    reports = [_check_one(argument, quiet=as_json) for argument in rulesets]
+    if as_json:
+        click.echo(json.dumps({"rulesets": reports}))
+    if not all(report["ok"] for report in reports):
+        raise click.exceptions.Exit(1)
+
+
+@click.command("list")
+@click.option("--names", is_flag=True, help="Print only the names, one a line (for scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_rulesets(names: bool, as_json: bool) -> None:
+    """List the bundled rulesets: name, player counts and file.
+
+    Every name is accepted wherever a RULESET is expected. A ruleset that does not load is
+    listed with its player range as "error" (run `regnum check NAME` to see why).
+
+    \b
+    Example:
+      regnum list
+      regnum list --names | xargs regnum check
+    """
+    bundled = resources.bundled_names()
+    if names:
+        for name in bundled:
+            click.echo(name)
+        return
+    rows = []
+    for name, path in bundled.items():
+        try:
+            rules = regnum.load(str(path))
+            low, high = rules.min_players, rules.max_players
+        except Exception as err:  # a broken bundled ruleset must not hide the others
+            if describe_error(err) is None and os.environ.get("REGNUM_DEBUG"):
+                raise
+            low = high = None
+        rows.append({"name": name, "path": str(path), "min_players": low, "max_players": high})
+    if as_json:
+        click.echo(json.dumps({"rulesets": rows}))
+        return
+    if not rows:
+        click.echo(f"no bundled rulesets in {resources.data_dir('rulesets')}")
+        return
+    table = Table(title="Bundled rulesets")
+    table.add_column("name", no_wrap=True)
+    table.add_column("players", justify="center")
+    table.add_column("path", overflow="fold")
+    for row in rows:
+        players = "error" if row["min_players"] is None else f"{row['min_players']}–{row['max_players']}"
+        table.add_row(Text(row["name"]), Text(players), Text(row["path"]))
+    make_console().print(table)

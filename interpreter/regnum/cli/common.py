@@ -1,0 +1,60 @@
+"""Helpers that several ``regnum`` commands share: loading a ruleset, consoles, standings.
+
+They live here so that each command module depends only on this one and on ``errors``,
+never on another command.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+import regnum
+
+from .. import resources
+from ..simulate import ruleset_label
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A rich console for tables and progress bars, without highlighting or wrapping."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def load_ruleset(argument: str | Path):
+    """(path, Ruleset) for a path or a bundled name."""
+    path = resources.find_ruleset(argument)
+    return path, regnum.load(str(path))
+
+
+def player_count(rules, path: Path, players: int | None) -> int:
+    """The --players value checked against the ruleset (default: the fewest allowed)."""
+    low, high = rules.min_players, rules.max_players
+    if players is None:
+        return low
+    if not low <= players <= high:
+        raise click.BadParameter(
+            f"{ruleset_label(rules, path)} is played by {low} to {high} players, not {players}",
+            param_hint="'--players'",
+        )
+    return players
+
+
+def standings(game, title: str, kinds: dict[int, str] | None = None) -> None:
+    """Print the scores of every seat and its winners as a table."""
+    winners = set(game.winners) if game.is_over else set()
+    table = Table(title=title)
+    table.add_column("seat", justify="right")
+    if kinds:
+        table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("winner", justify="center")
+    for seat, score in enumerate(game.scores):
+        row = [Text(str(seat))]
+        if kinds:
+            row.append(Text(kinds.get(seat, "")))
+        row += [Text(str(score)), Text("★ winner" if seat in winners else "")]
+        table.add_row(*row)
+    make_console().print(table)

@@ -1,0 +1,153 @@
+"""``regnum play``: one game in the terminal, any mix of human players and random bots.
+
+The only interactive command: it holds the prompt a human answers and the loop that
+alternates between humans and bots until the game ends, the move bound or a human quits.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import click
+
+from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
+from ..simulate import ruleset_label
+from .common import load_ruleset, player_count, standings
+from .errors import api_error
+
+
+def _parse_bots(spec: str | None, players: int) -> set[int]:
+    """Bot seats from --bots: all, none, or a comma list of seats (default: all but seat 0)."""
+    if spec is None:
+        return set(range(1, players))
+    text = spec.strip().lower()
+    if text == "all":
+        return set(range(players))
+    if text in ("none", ""):
+        return set()
+    seats = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if not part.isdigit():
+            raise click.BadParameter(
+                f"'{part}' is not a seat number; use all, none or seats like 1,2,3", param_hint="'--bots'"
+            )
+        if int(part) >= players:
+            raise click.BadParameter(
+                f"seat {part} does not exist in a {players}-player game (seats 0–{players - 1})",
+                param_hint="'--bots'",
+            )
+        seats.add(int(part))
+    return seats
+
+
+class _Quit(Exception):
+    def __init__(self, input_ended: bool):
+        self.input_ended = input_ended
+
+
+def _ask_human(game, seat: int):
+    moves = moves_of(game, seat)
+    if not moves:
+        raise StuckGame(f"seat {seat} must move but has no legal move (after {game.move_count} moves)")
+    click.echo(f"\n── seat {seat} to move ──")
+    click.echo(game.render(seat))
+    for number, move in enumerate(moves, 1):
+        click.echo(f"{number:>4}. {move}")
+    while True:
+        try:
+            answer = click.prompt(
+                f"seat {seat}: move 1-{len(moves)} (q quits)", default="", show_default=False
+            ).strip()
+        except click.Abort:
+            raise _Quit(input_ended=True) from None
+        if answer.lower() in ("q", "quit", "exit"):
+            raise _Quit(input_ended=False)
+        if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            return moves[int(answer) - 1]
+        by_text = [move for move in moves if str(move) == answer]
+        if len(by_text) == 1:
+            return by_text[0]
+        if answer:
+            click.echo(f"'{answer}' is not a move: type a number from 1 to {len(moves)}, or q", err=True)
+
+
+def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> str:
+    """Play until the game ends ("over"), the move bound ("limit") or a human quits."""
+    seen = len(game.events)
+    while not game.is_over:
+        waiting = list(game.to_move)
+        if not waiting:
+            raise StuckGame(f"the game is not over but nobody is to move (after {game.move_count} moves)")
+        for seat in waiting:
+            if max_moves is not None and game.move_count >= max_moves:
+                return "limit"
+            if game.is_over or seat not in game.to_move:
+                continue
+            if seat in agents:
+                game.play(agents[seat].choose(game, seat))
+            else:
+                move = _ask_human(game, seat)
+                try:
+                    game.play(move)
+                except api_error("IllegalMove") as err:
+                    click.echo(f"refused: {err}", err=True)
+                    continue
+            events = game.events
+            for line in events[seen:]:
+                click.echo(line)
+            seen = len(events)
+            if show_board:
+                click.echo(game.render(None))
+    return "over"
+
+
+@click.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
+@click.option("--seed", "-s", type=int, help="Game seed (default: a random one, printed).")
+@click.option("--bots", "-b", metavar="SPEC", help="Bot seats: all, none, or seats like 1,2,3 (default: all but 0).")
+@click.option("--quiet-board", is_flag=True, help="Do not print the board after each move.")
+@click.option("--max-moves", type=click.IntRange(min=0), help="Stop after this many moves.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game log (JSON) here.")
+def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None:
+    """Play a game in the terminal, any mix of humans and random bots.
+
+    Seats are numbered from 0. A human sees their own view of the game and the numbered
+    legal moves of their seat, and types a number (q quits). After each move the new
+    narration is printed, and the public board unless --quiet-board; at the end, the final
+    standings. --log writes a log that `regnum replay` checks and reruns.
+
+    \b
+    Example:
+      regnum play kings_road --players 4 --bots 1,2,3
+      regnum play kings_road --players 4 --bots all --seed 1 --quiet-board
+    """
+    path, rules = load_ruleset(ruleset)
+    players = player_count(rules, path, players)
+    bot_seats = _parse_bots(bots, players)
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    game = rules.new_game(players=players, seed=seed)
+    agents = {seat: RandomAgent(seat_seed(seed, seat)) for seat in bot_seats}
+    kinds = {seat: "bot" if seat in bot_seats else "human" for seat in range(players)}
+    humans = ", ".join(str(s) for s in range(players) if s not in bot_seats) or "none"
+    click.echo(f"{ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
+    for line in game.events:
+        click.echo(line)
+    try:
+        outcome = _play_loop(game, agents, max_moves, show_board=not quiet_board)
+    except _Quit as quit_:
+        outcome = "eof" if quit_.input_ended else "quit"
+    notes = {
+        "over": f"game over after {game.move_count} moves",
+        "limit": f"stopped after {game.move_count} moves (--max-moves); the game is not over",
+        "quit": f"game abandoned after {game.move_count} moves",
+        "eof": f"input ended: game abandoned after {game.move_count} moves",
+    }
+    click.echo(notes[outcome])
+    standings(game, "Final standings" if outcome == "over" else "Standings", kinds)
+    if log_file is not None:
+        log_file.write_text(game.log.to_json(), encoding="utf-8")
+        click.echo(f"log written to {log_file}")
+    if outcome == "eof":
+        raise click.exceptions.Exit(1)

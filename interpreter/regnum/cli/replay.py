@@ -1,0 +1,79 @@
+"""``regnum replay``: check a saved game log move by move and print its outcome.
+
+A log comes from outside (a file the user hands over), so besides replaying it this module
+turns every way a log can be malformed into a one-line message naming the culprit.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from pydantic import ValidationError
+
+import regnum
+
+from ..simulate import ruleset_label
+from .common import load_ruleset, standings
+from .errors import api_error, fail, validation_message
+
+
+def _read_log(log_file: Path) -> tuple[dict, object]:
+    text = log_file.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        fail(f"{log_file}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}")
+    if not isinstance(data, dict):
+        fail(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
+    try:
+        return data, regnum.Log.from_json(data)
+    except (api_error("LogError"), ValidationError, ValueError, TypeError) as err:
+        detail = validation_message(err) if isinstance(err, ValidationError) else str(err)
+        fail(f"{log_file}: invalid log: {detail}")
+
+
+@click.command()
+@click.argument("log_file", metavar="LOG_JSON", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--ruleset", "-r", help="Ruleset path or name (default: the one the log names).")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
+def replay(log_file: Path, ruleset: str | None, as_json: bool) -> None:
+    """Check a game log move by move and print the outcome.
+
+    Replays every move of LOG_JSON (written by `regnum play --log`, a fuzz failure or the
+    Python API) against the ruleset the log names (its variant, if any), or --ruleset. Exits 1 with
+    "move #N: reason" at the first illegal move, or with the offending field when the log
+    is malformed.
+
+    \b
+    Example:
+      regnum replay game.json
+      regnum replay game.json --ruleset rulesets/variants/permanent_nobles.rules
+    """
+    data, log = _read_log(log_file)
+    # A variant's log names its base game in "ruleset" and the variant in "variant".
+    name = ruleset or getattr(log, "variant", None) or getattr(log, "ruleset", None)
+    if not name:
+        fail(f"{log_file}: the log names no ruleset; pass one with --ruleset")
+    try:
+        path, rules = load_ruleset(name)
+    except FileNotFoundError as err:
+        fail(f"error: {err}\nhint: pass the ruleset file with --ruleset")
+    try:
+        game = regnum.replay(rules, data)
+    except api_error("IllegalMove") as err:
+        index = getattr(err, "index", "?")
+        fail(f"move #{index}: {str(err).replace(f'move #{index}: ', '')}")
+    except api_error("LogError") as err:
+        fail(f"{log_file}: invalid log: {err}")
+    if as_json:
+        outcome = {"ruleset": ruleset_label(rules, path), "players": len(game.scores),
+                   "seed": getattr(log, "seed", None), "moves": game.move_count,
+                   "is_over": game.is_over, "scores": list(game.scores),
+                   "winners": list(game.winners) if game.is_over else []}
+        click.echo(json.dumps(outcome))
+        return
+    click.echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
+    if not game.is_over:
+        click.echo("the log ends before the game is over")
+    standings(game, "Final standings" if game.is_over else "Standings")
