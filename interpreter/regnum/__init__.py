@@ -29,6 +29,9 @@ def replay(rules: Ruleset, log) -> Game:
     log = Log.from_json(log)
     if log.ruleset != rules.name:
         raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
+    if log.variant != rules.variant:
+        raise LogError(f"log field 'variant': the log is for {log.variant or 'the base game'}, "
+                       f"not {rules.variant or 'the base game'}")
     if not rules.min_players <= log.players <= rules.max_players:
         raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")
     game = rules.new_game(log.players, log.seed)
@@ -39,4 +42,7 @@ def replay(rules: Ruleset, log) -> Game:
         except IllegalMove as err:
             err.index = index
             raise IllegalMove(move, f"move #{index}: {err.reason}", err.rule, err.location, index) from None
+    if log.result is not None and (log.result.scores != game.scores or log.result.winners != game.winners):
+        raise LogError(f"log field 'result': the log says scores {log.result.scores}, winners "
+                       f"{log.result.winners}; replaying gives scores {game.scores}, winners {game.winners}")
     return game

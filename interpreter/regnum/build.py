@@ -214,7 +214,8 @@ class _Builder(Transformer):
         return ast.VariantDecl(self.sp(meta), str(c[0]), _unquote(c[1]))
 
     def remove_decl(self, meta, c):
-        return ast.RemoveDecl(self.sp(meta), str(c[0]), str(c[1]))
+        kind, name = str(c[0]), str(c[1]) if c[1] is not None else str(c[0])
+        return ast.RemoveDecl(self.sp(meta), kind, name)
 
     # ── types ──
     def named_type(self, meta, c):

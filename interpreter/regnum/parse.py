@@ -90,6 +90,9 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
             width = max(len(str(token.value)), 1) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
             span = Span(file, token.line, token.column, token.line, token.column + width)
         if token.type == "_INDENT":
+            line = _next_code_line(file, token.line)
+            indent = len(token.value) if isinstance(token.value, str) else 0
+            span = Span(file, line, 1, line, indent + 1 if indent else 2)
             return Diagnostic("E003", "error", "unexpected indentation", span,
                               "only a line ending in ':' opens an indented block")
         message = f"unexpected {_describe_token(token)}; expected {_expected_list(err.expected)}"
@@ -119,6 +122,19 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
         raise RulesetError([Diagnostic("E003", "error", "inconsistent indentation: this line "
                                        "matches no enclosing block", span,
                                        "indent with 4 spaces per level")]) from None
+
+
+def _next_code_line(file: str, after: int) -> int:
+    """The first line after `after` that holds code (the line an _INDENT token stands for)."""
+    line = after + 1
+    while True:
+        text = SourceRegistry.line(file, line)
+        if text is None:
+            return after
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#"):
+            return line
+        line += 1
 
 
 def _dedent_line(text: str) -> int:

@@ -79,6 +79,7 @@ class _Compiler:
                     stmts.procedure(f"{kind}:{decl.name}", kind, decl.span, decl.body,
                                     {param: None for param in decl.params})
                 rules.append((kind, decl.name, decl.span))
+        rules.extend(("branch", name, span) for name, span in stmts.branches)
         players = p.players
         winner = p.singletons.get("winner")
         return Model(
@@ -89,6 +90,7 @@ class _Compiler:
             codes=self.codes, actions=compiled_actions, scorings=self.scorings, triggers=triggers,
             invariants=[self._invariant(d) for d in p.of_kind("invariant")],
             winner_keys=self._winner(winner), winner_var=winner.var if winner else "p",
+            winner_span=winner.span if winner else flow.span,
             rules=rules,
         )
 
@@ -161,9 +163,10 @@ class _Compiler:
             params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span))
             scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind)
         requires = [Clause(c.name, self.exprs.expr(c.cond, scope), c.message or f"rule '{c.name}' is not met",
-                           c.span) for c in decl.requires]
+                           c.span, f"require:{decl.name}.{c.name}") for c in decl.requires]
         prefers = [Clause(c.name, self.exprs.expr(c.cond, scope),
-                          c.message or f"rule '{c.name}' prefers another choice", c.span) for c in decl.prefers]
+                          c.message or f"rule '{c.name}' prefers another choice", c.span,
+                          f"prefer:{decl.name}.{c.name}") for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)
         return Action(decl.name, params, requires, prefers, body, decl.span)

@@ -69,7 +69,12 @@ class ExprCompiler:
             fam = self.zones.get(node.name)
             if fam is not None and fam.index is None:
                 return "pieces"
+            decl = self.program.get(node.name, "def")
+            if decl is not None and not decl.params:
+                return self.kind(decl.body, {})
             return None
+        if isinstance(node, ast.Binary) and node.op == "+":
+            return self.kind(node.left, scope) or self.kind(node.right, scope)
         if isinstance(node, ast.Call):
             fam = self.zones.get(node.func)
             if fam is not None:
@@ -145,7 +150,8 @@ class ExprCompiler:
                 key = self.zones[name].keys[""]
                 return lambda c, e: c.state.zones[key]
             if decl.kind == "board":
-                return lambda c, e: name
+                nodes = list(self.boards[name].nodes)
+                return lambda c, e: nodes
             if decl.kind == "enum":
                 members = [m for m, _ in decl.members]
                 return lambda c, e: members
@@ -209,8 +215,8 @@ class ExprCompiler:
         if func in ("first", "last"):
             def first_or_last(c, e):
                 found = None
-                for x, v in items(c, e):
-                    found = x
+                for _, v in items(c, e):
+                    found = v
                     if func == "first":
                         break
                 return found
@@ -400,7 +406,7 @@ class ExprCompiler:
 
 
 def _item(kind):
-    return {"players": "player", "pieces": "piece"}.get(kind)
+    return {"players": "player", "pieces": "piece", "zone": "piece"}.get(kind)
 
 
 def _short(v) -> str:

@@ -61,6 +61,7 @@ class Clause:
     cond: Callable
     message: str
     span: Span
+    hit: str = ""              # coverage name: counted each time the clause excludes a choice
 
 
 @dataclass
@@ -122,5 +123,6 @@ class Model:
     invariants: list
     winner_keys: list           # [(order, closure(ctx, env) )], env binds the winner var
     winner_var: str
+    winner_span: Span | None
     rules: list                 # [(kind, name, span)]: everything coverage counts
     warnings: list = field(default_factory=list)

@@ -26,7 +26,7 @@ def format_value(value, kind, ctx) -> str:
     if kind == "piece" and isinstance(value, int):
         return str(ctx.state.pieces[value].get("label"))
     if isinstance(value, list):
-        item = {"players": "player", "pieces": "piece"}.get(kind)
+        item = {"players": "player", "pieces": "piece", "zone": "piece"}.get(kind)
         return "[" + ", ".join(format_value(v, item, ctx) for v in value) + "]"
     return str(value)
 
@@ -37,6 +37,7 @@ class StmtCompiler:
         self.codes = codes
         self.scorings = model_scorings
         self.actions = actions
+        self.branches: list = []   # (coverage name, span) of every if/elif branch
         self._label = 0
 
     def procedure(self, name: str, kind: str, span, body, scope: dict) -> Code:
@@ -279,8 +280,13 @@ class StmtCompiler:
             cond = self.x.expr(cond_node, scope)
             skip = [0]
 
-            def test(c, f, cond=cond, skip=skip):
+            branch = f"branch:{code.name}@{cond_node.span.line}"
+            self.branches.append((branch, cond_node.span))
+
+            def test(c, f, cond=cond, skip=skip, branch=branch):
                 if cond(c, f[2]):
+                    hits = c.hits
+                    hits[branch] = hits.get(branch, 0) + 1
                     f[1] += 1
                 else:
                     f[1] = skip[0]

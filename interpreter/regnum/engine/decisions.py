@@ -9,8 +9,29 @@ from ..moves import IllegalMove, Move
 from .runtime import Ctx
 
 
-def _encode(ctx: Ctx, param, value):
+def _piece_labels(ctx: Ctx, values: list) -> dict:
+    """Label of each piece in a domain: its name, or name#id where equal names hide different pieces."""
+    pieces = ctx.state.pieces
+    by_label: dict = {}
+    for v in values:
+        if type(v) is int:
+            by_label.setdefault(pieces[v]["label"], []).append(v)
+    labels = {}
+    for label, ids in by_label.items():
+        first = pieces[ids[0]]
+        if len(ids) == 1 or all(pieces[i] == first for i in ids[1:]):
+            for i in ids:
+                labels[i] = label
+        else:
+            for i in ids:
+                labels[i] = f"{label}#{i}"
+    return labels
+
+
+def _encode(ctx: Ctx, param, value, labels: dict | None = None):
     if param.encode_pieces and type(value) is int:
+        if labels is not None:
+            return labels[value]
         return ctx.state.pieces[value]["label"]
     return value
 
@@ -20,27 +41,35 @@ def _key(value):
 
 
 def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
-    """Every legal (args, env) of `action` for `player`, after requires and prefers."""
+    """Every legal (args, env) of `action` for `player`, after requires and prefers.
+
+    Pieces equal in every attribute are interchangeable: one option stands for all of
+    them, and a later parameter may take another piece equal to one already chosen.
+    """
     params = action.params
     requires = action.requires
+    hits = ctx.hits
     out: list = []
 
     def extend(i: int, env: dict, args: dict) -> None:
         param = params[i]
         last = i == len(params) - 1
         seen = set()
-        name, encode = param.name, param.encode_pieces
-        pieces = ctx.state.pieces
-        for value in param.domain(ctx, env):
-            encoded = pieces[value]["label"] if encode and type(value) is int else value
+        name = param.name
+        values = param.domain(ctx, env)
+        labels = _piece_labels(ctx, values) if param.encode_pieces else None
+        bound = {env[p.name] for p in params[:i]} if i and param.encode_pieces else ()
+        for value in values:
+            encoded = labels.get(value, value) if labels is not None and type(value) is int else value
             k = encoded if type(encoded) is str or type(encoded) is int else _key(encoded)
-            if k in seen:
+            if k in seen or value in bound:
                 continue
             seen.add(k)
             env[name] = value
             if last:
                 for clause in requires:
                     if not clause.cond(ctx, env):
+                        hits[clause.hit] = hits.get(clause.hit, 0) + 1
                         break
                 else:
                     done = dict(args)
@@ -58,6 +87,8 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     for clause in action.prefers:
         preferred = [c for c in out if clause.cond(ctx, c[1])]
         if preferred:
+            if len(preferred) < len(out):
+                hits[clause.hit] = hits.get(clause.hit, 0) + 1
             out = preferred
     return out
 
@@ -75,13 +106,15 @@ def explain(ctx: Ctx, action, move: Move) -> IllegalMove:
         if param.name not in move.args:
             return IllegalMove(move, f"missing argument '{param.name}'", action.name, str(action.span))
         wanted = _key(move.args[param.name])
-        for value in param.domain(ctx, env):
-            if _key(_encode(ctx, param, value)) == wanted:
+        values = param.domain(ctx, env)
+        labels = _piece_labels(ctx, values) if param.encode_pieces else None
+        for value in values:
+            if _key(_encode(ctx, param, value, labels)) == wanted:
                 env = dict(env)
                 env[param.name] = value
                 break
         else:
-            options = sorted({str(_encode(ctx, param, v)) for v in param.domain(ctx, env)})
+            options = sorted({str(_encode(ctx, param, v, labels)) for v in values})
             shown = ", ".join(options[:12]) + (", …" if len(options) > 12 else "")
             return IllegalMove(move, f"{move.args[param.name]!r} is not a choice for '{param.name}' "
                                f"(choices: {shown or 'none'})", f"{action.name}.{param.name}",

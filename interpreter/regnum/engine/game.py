@@ -12,7 +12,7 @@ from .. import rng
 from ..log import Log, LogMove, LogResult
 from ..moves import IllegalMove, Move
 from . import decisions, observe
-from .runtime import Ctx, advance, run_stack, to_move, waiting_stack
+from .runtime import Ctx, advance, guarded, run_stack, to_move, waiting_stack
 from .state import State, canonical_json
 
 STATE_FORMAT = "regnum-state/1"
@@ -37,10 +37,18 @@ class Game:
     # ── creation ──
     @classmethod
     def start(cls, ruleset, players: int, seed: int, narrate: bool = True) -> "Game":
+        game = cls.prepared(ruleset, players, seed, narrate)
+        advance(game._ctx(game._state))
+        return game
+
+    @classmethod
+    def prepared(cls, ruleset, players: int, seed: int, narrate: bool = True) -> "Game":
+        """A game whose setup has run and whose flow has not started (for building positions)."""
         model = ruleset.model
         state = State()
         state.rng = rng.seed_state(seed)
-        ctx = Ctx(model, state, players, {}, [], narrate)
+        game = cls(ruleset, players, seed, state, [], {}, [], narrate)
+        ctx = game._ctx(state)
         for name, init in model.globals.items():
             state.vars[name] = init(ctx, {})
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
@@ -53,8 +61,7 @@ class Game:
         state._owned = set(state.zones)
         run_stack(ctx, [["setup", 0, {}]])
         state.flow = {"main": [["flow", 0, {}]], "threads": None}
-        advance(ctx)
-        return cls(ruleset, players, seed, state, [], ctx.hits, ctx.events, narrate)
+        return game
 
     def _ctx(self, state: State) -> Ctx:
         return Ctx(self.model, state, self.players, self.hits, self.events, self.narrate)
@@ -82,8 +89,9 @@ class Game:
         best: list = []
         best_key = None
         for p in range(self.players):
-            key = tuple(fn(ctx, {var: p}) * (1 if order == "highest" else -1)
-                        for order, fn in self.model.winner_keys)
+            with guarded(self.model.winner_span, "while deciding the winner"):
+                key = tuple(fn(ctx, {var: p}) * (1 if order == "highest" else -1)
+                            for order, fn in self.model.winner_keys)
             if best_key is None or key > best_key:
                 best, best_key = [p], key
             elif key == best_key:
@@ -117,7 +125,9 @@ class Game:
             ctx = self._ctx(self._state)
             for name in stack[-1][2]["$actions"]:
                 action = self.model.actions[name]
-                out.extend((name, args, env) for args, env in decisions.candidates(ctx, action, player))
+                with guarded(action.span, f"while listing the moves of '{name}'"):
+                    found = decisions.candidates(ctx, action, player)
+                out.extend((name, args, env) for args, env in found)
         self._cache[player] = out
         return out
 
@@ -148,7 +158,10 @@ class Game:
                 break
         if chosen is None:
             ctx = self._ctx(self._state)
-            raise decisions.explain(ctx, self.model.actions[move.action], move)
+            action = self.model.actions[move.action]
+            with guarded(action.span, f"while checking a move of '{move.action}'"):
+                refusal = decisions.explain(ctx, action, move)
+            raise refusal
         self._apply(move, chosen)
 
     def _apply(self, move: Move, env: dict) -> None:
@@ -220,7 +233,9 @@ class Game:
         ctx = self._ctx(self._state)
         failed = []
         for inv in self.model.invariants:
-            if not inv.cond(ctx, {}):
+            with guarded(inv.span, f"while checking invariant '{inv.name}'"):
+                holds = inv.cond(ctx, {})
+            if not holds:
                 failed.append(f"{inv.name}: {inv.message} ({inv.span})")
         return failed
 

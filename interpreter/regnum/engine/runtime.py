@@ -7,6 +7,8 @@ simultaneous step spawns its threads, or when the flow ends. Effects
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .. import rng
 from ..builtins import EvalError
 from ..compiler.statements import ASK, END, SPAWN
@@ -30,7 +32,7 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "_span")
+                 "max_steps", "stack", "last_ranking", "fired", "_span")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True):
         self.model = model
@@ -44,6 +46,7 @@ class Ctx:
         self.max_steps = MAX_STEPS
         self.stack: list = []
         self.last_ranking = None
+        self.fired: list = []     # triggers fired by the statement running now, in order
         self._span = None
 
     def hit(self, rule: str) -> None:
@@ -70,6 +73,8 @@ class Ctx:
         zone.remove(piece)
         state.writable(key).append(piece)
         state.where[piece] = key
+        if state.revealed and piece in state.revealed:
+            state.revealed.discard(piece)  # a revealed piece that moves is hidden again
         triggers = self.model.triggers
         if triggers:
             self._fire(piece, key)
@@ -99,7 +104,20 @@ class Ctx:
                 fam = self.model.zones[family]
                 env[trig.index_var] = next(i for i, k in fam.keys.items() if k == key)
             if trig.cond is None or trig.cond(self, env):
-                self.push(trig.body, env)
+                self.fired.append((trig.body, env))
+
+
+@contextmanager
+def guarded(span, doing: str):
+    """Turn a failing expression outside the VM (a move's domain, a clause) into a RuntimeFault."""
+    try:
+        yield
+    except EvalError as err:
+        raise RuntimeFault(f"{err} ({doing})", span) from None
+    except RecursionError:
+        raise LimitExceeded(f"definitions call each other too deeply ({doing})", span) from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
+        raise RuntimeFault(f"{type(err).__name__}: {err} ({doing})", span) from None
 
 
 def run_stack(ctx: Ctx, stack: list) -> str:
@@ -126,6 +144,11 @@ def run_stack(ctx: Ctx, stack: list) -> str:
             raise LimitExceeded("definitions call each other too deeply", code.spans[pc]) from None
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
             raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}", code.spans[pc]) from None
+        if ctx.fired:
+            # Triggers run after the statement that fired them, first fired first.
+            for body, env in reversed(ctx.fired):
+                ctx.push(body, env)
+            ctx.fired = []
         if signal is not None:
             return signal
     return "done"
