@@ -14,10 +14,12 @@ class Move:
     args: dict = field(default_factory=dict)
 
     def __hash__(self) -> int:
-        return hash((self.player, self.action, json.dumps(self.args, sort_keys=True)))
+        return hash((self.player, self.action, json.dumps(self.args, sort_keys=True, default=repr)))
 
     def __str__(self) -> str:
-        inner = ", ".join(f"{k}={json.dumps(v)}" for k, v in self.args.items())
+        if not isinstance(self.args, dict):
+            return f"P{self.player} {self.action}({self.args!r})"
+        inner = ", ".join(f"{k}={json.dumps(v, default=repr)}" for k, v in self.args.items())
         return f"P{self.player} {self.action}({inner})"
 
     def to_dict(self) -> dict:

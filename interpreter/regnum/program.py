@@ -58,6 +58,18 @@ def _error(code: str, message: str, span, hint: str | None = None) -> Diagnostic
     return Diagnostic(code, "error", message, span, hint)
 
 
+def _name_span(decl, name: str | None = None):
+    """The span of a declaration's name on its first line (for a caret under the name)."""
+    from .source import SourceRegistry, Span
+    name = name or getattr(decl, "name", "")
+    span = decl.span
+    text = SourceRegistry.line(span.file, span.line) or ""
+    column = text.find(f" {name}", span.column - 1)
+    if column < 0 or not name:
+        return Span(span.file, span.line, span.column, span.line, span.column + 1)
+    return Span(span.file, span.line, column + 2, span.line, column + 2 + len(name))
+
+
 class _Collector:
     def __init__(self, program: Program):
         self.p = program
@@ -69,21 +81,30 @@ class _Collector:
         if decl.kind in SINGLETON_KINDS:
             if decl.kind in p.singletons and not replace:
                 first = p.singletons[decl.kind]
-                p.diagnostics.append(_error("E102", f"duplicate '{decl.kind}' declaration", decl.span,
-                                            f"the first one is at {first.span}"))
+                p.diagnostics.append(_error("E102", f"duplicate '{decl.kind}' declaration",
+                                            _name_span(decl, decl.kind), f"the first one is at {first.span}"))
                 return
             p.singletons[decl.kind] = decl
             if decl.kind == "game":
                 p.name, p.title = decl.name, decl.title
             return
         existing = p.decls.get(decl.name)
+        if existing is not None and decl.name in p.imported and not imported:
+            replace = True  # a ruleset's own declaration shadows a stdlib one of the same name
+            p.imported.discard(decl.name)
         if existing is not None and not replace:
             p.diagnostics.append(_error("E102", f"'{decl.name}' is already defined as a {existing.kind}",
-                                        decl.span, f"the first definition is at {existing.span}"))
+                                        _name_span(decl), f"the first definition is at {existing.span}"))
+            return
+        if existing is None and (decl.name in p.enum_members or decl.name in p.board_nodes):
+            owner = p.enum_members.get(decl.name) or p.board_nodes.get(decl.name)
+            p.diagnostics.append(_error("E102", f"'{decl.name}' is already defined as a member of "
+                                        f"'{owner}'", _name_span(decl),
+                                        "every name of a ruleset, members and nodes included, is unique"))
             return
         if existing is not None and replace and existing.kind != decl.kind:
             p.diagnostics.append(_error("E501", f"variant replaces the {existing.kind} '{decl.name}' "
-                                        f"with a {decl.kind}", decl.span,
+                                        f"with a {decl.kind}", _name_span(decl),
                                         "a replacement must be of the same kind as what it replaces"))
             return
         if existing is not None and replace:
@@ -123,7 +144,8 @@ class _Collector:
         if target is None or target.kind != decl.target_kind:
             candidates = [n for n, d in p.decls.items() if d.kind == decl.target_kind]
             p.diagnostics.append(_error("E502", f"the base has no {decl.target_kind} '{decl.target}' "
-                                        "to remove", decl.span, did_you_mean(decl.target, candidates)))
+                                        "to remove", _name_span(decl, decl.target),
+                                        did_you_mean(decl.target, candidates)))
             return
         self._forget_members(target)
         del p.decls[decl.target]

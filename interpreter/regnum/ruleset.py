@@ -5,14 +5,13 @@ stage of the pipeline once (parse → build → merge → check → compile).
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from . import resources
 from .check import check_program
 from .compiler import compile_program
 from .diagnostics import Diagnostic, RulesetError, render_all
-from .engine.game import Game, game_from_dict
+from .engine.game import Game, game_from_dict, game_from_json
 from .program import load_program
 
 
@@ -61,9 +60,11 @@ class Ruleset:
                              f"not {players}")
         return Game.start(self, players, int(seed), narrate)
 
-    def game_from_json(self, text: str | dict) -> Game:
-        data = json.loads(text) if isinstance(text, (str, bytes)) else text
-        return game_from_dict(self, data)
+    def game_from_json(self, text: str | bytes | dict) -> Game:
+        """A game saved with `Game.to_json()`; raises regnum.LogError naming a bad field."""
+        if isinstance(text, (str, bytes)):
+            return game_from_json(self, text)
+        return game_from_dict(self, text)
 
     @staticmethod
     def render_diagnostics(diagnostics: list[Diagnostic]) -> str:

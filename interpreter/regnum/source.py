@@ -19,6 +19,8 @@ class Span:
     end_column: int
 
     def __str__(self) -> str:
+        if self.line < 1:
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
     @property

@@ -5,13 +5,13 @@ These are public, for users' own tests of their rulesets as much as for regnum's
     import regnum
     from regnum.testing import Scenario, assert_invariants, random_playout
 
-    rules = regnum.load("kings_road")
+    rules = regnum.load("my_game.rules")
 
     # A position for a worked example: build it, then start the flow from it.
     game = (Scenario(rules, players=3)
-            .set_var("king", "dark_tower")
-            .place("supply#0", "region#dark_tower", n=2)
-            .set_fields("region#dark_tower", noble=True)
+            .set_var("round", 5)
+            .place("supply#0", "area#north", n=2)
+            .set_player_var(0, "score", 35)
             .start())
     ...                                   # now drive it with real moves: game.play(Move(...))
 
@@ -35,15 +35,13 @@ before an edit are not affected by it. An edited game's log no longer reproduces
 compare edited games through ``to_json()``, not through ``regnum.replay``.
 
 Zones are named by their keys in ``game.state.zones``: ``family#index`` for a zone family
-(``supply#0``, ``region#dark_tower``), or the bare name of a single zone (``out_of_game``).
+(``supply#0``, ``area#north``), or the bare name of a single zone (``discard``).
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
-
-from .moves import Move
 
 __all__ = [
     "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "restart_flow",
@@ -174,33 +172,11 @@ def restart_flow(game) -> None:
 
 
 def _unstarted_game(rules, players: int, seed: int, narrate: bool):
-    """A new game whose setup has run but whose flow has not started (``Game.start`` minus
-    its final ``advance``)."""
-    from . import rng
+    """A new game whose setup has run but whose flow has not started."""
     from .engine.game import Game
-    from .engine.runtime import Ctx, run_stack
-    from .engine.state import State
 
     rules.new_game(players=players, seed=seed, narrate=False)  # validates the arguments
-    model = rules.model
-    state = State()
-    state.rng = rng.seed_state(int(seed))
-    hits: dict = {}
-    events: list = []
-    ctx = Ctx(model, state, players, hits, events, narrate)
-    for name, init in model.globals.items():
-        state.vars[name] = init(ctx, {})
-    state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
-                   for p in range(players)]
-    for fam in model.zones.values():
-        for index, key in fam.keys.items():
-            if fam.index == "player" and index >= players:
-                continue
-            state.zones[key] = []
-    state._owned = set(state.zones)
-    run_stack(ctx, [["setup", 0, {}]])
-    state.flow = {"main": [["flow", 0, {}]], "threads": None}
-    return Game(rules, players, int(seed), state, [], hits, events, narrate)
+    return Game.prepared(rules, players, int(seed), narrate)
 
 
 class Scenario:
@@ -342,13 +318,14 @@ def game_machine(rules, players: int | Iterable[int] | None = None, max_moves: i
     """A Hypothesis ``RuleBasedStateMachine`` class that plays ``rules`` with drawn moves.
 
     It starts a game (seat count from ``players``, as in ``legal_move_sequences``; a drawn
-    seed), then each step plays one legal move drawn with ``st.data()``. After every step it
+    seed), then each step plays one legal move drawn with ``st.data()`` (steps after the end
+    of the game, or after ``max_moves`` moves, do nothing). After every step it
     asserts the ruleset's invariants, that a game not over offers a legal move, and each
     ``check(game)`` of ``checks``. Use it as ``TestMyGame = game_machine(rules).TestCase``
     and tune it with ``TestMyGame.settings = settings(...)``.
     """
     from hypothesis import strategies as st
-    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
     extra = tuple(checks)
 
@@ -359,10 +336,10 @@ def game_machine(rules, players: int | Iterable[int] | None = None, max_moves: i
         def start(self, n, seed):
             self.game = rules.new_game(players=n, seed=seed)
 
-        @precondition(lambda self: self.game is not None and not self.game.is_over
-                      and self.game.move_count < max_moves)
         @rule(data=st.data())
         def play(self, data):
+            if self.game.is_over or self.game.move_count >= max_moves:
+                return  # nothing left to play: the remaining steps are no-ops
             legal = self.game.legal_moves()
             assert legal, f"the game is not over but offers no legal move (after {self.game.move_count} moves)"
             move = data.draw(st.sampled_from(legal), label="move")

@@ -1,17 +1,50 @@
 """The checker: ordered passes over a Program, each returning diagnostics.
 
-All passes run, so every error of a file is reported at once.
+All passes run, so every error of a file is reported at once. Each pass is a
+function `(Program) -> list[Diagnostic]` in a module of its own; the codes
+they report are catalogued in docs/errors.md.
+
+    declarations  players, flow, game; boards (topology, edges); zone indexes
+    bodies        names, types, arity and assignments everywhere (analysis.py walks)
+    constants     what is computed before the game starts; constant cycles
+    recursion     definitions that call themselves
+    ties          tie-break chains
+    flow          unreachable phases; waiting in the setup; nested simultaneous steps
+    usage         unused declarations and imports
 """
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..program import Program
+from ..source import NO_SPAN
+from .analysis import forget
+from .bodies import check_bodies
+from .constants import check_constants
+from .declarations import check_declarations
+from .flow import check_flow
+from .recursion import check_recursion
+from .ties import check_ties
+from .usage import check_usage
 
-PASSES: tuple = ()
+PASSES: tuple = (
+    check_declarations,
+    check_bodies,
+    check_constants,
+    check_recursion,
+    check_ties,
+    check_flow,
+    check_usage,
+)
 
 
 def check_program(program: Program) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    forget()
     for check in PASSES:
-        out.extend(check(program))
+        try:
+            out.extend(check(program))
+        except Exception as err:  # a checker bug must not become a traceback for the user
+            out.append(Diagnostic("E997", "error", f"internal error in the checker ({check.__name__}): "
+                                  f"{type(err).__name__}: {err}", NO_SPAN,
+                                  "please report this with the ruleset that caused it"))
     return out

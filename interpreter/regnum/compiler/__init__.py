@@ -9,6 +9,7 @@ from .. import ast, scoring
 from ..builtins import EvalError
 from ..diagnostics import Diagnostic, RulesetError
 from ..program import Program
+from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
 from .model import Action, Board, Clause, Invariant, Model, Param, PieceType, Scoring, Trigger, ZoneFamily
 from .statements import StmtCompiler
@@ -27,9 +28,9 @@ def compile_program(program: Program) -> Model:
     except CompileError as err:
         raise RulesetError([Diagnostic("E999", "error", f"cannot compile: {err}", err.span)]) from None
     except EvalError as err:
+        anchor = program.singletons.get("game") or program.singletons.get("players")
         raise RulesetError([Diagnostic("E998", "error", f"a constant cannot be computed: {err}",
-                                       program.singletons.get("game").span
-                                       if program.singletons.get("game") else None)]) from None
+                                       anchor.span if anchor else NO_SPAN)]) from None
 
 
 class _Compiler:

@@ -141,6 +141,7 @@ class Game:
         """Apply a legal move, or raise IllegalMove naming the rule; the state is then unchanged."""
         if not isinstance(move, Move):
             raise TypeError("play() takes a regnum.Move")
+        _check_shape(move)
         stack = waiting_stack(self._state, move.player)
         if stack is None:
             waiting = ", ".join(f"P{p}" for p in self.to_move) or "nobody (the game is over)"
@@ -240,22 +241,86 @@ class Game:
         return failed
 
 
-def game_from_dict(ruleset, data: dict) -> Game:
+def _check_shape(move: Move) -> None:
+    """A move must be made of JSON values of the right kinds before the rules are asked."""
+    if type(move.player) is not int:
+        raise IllegalMove(move, f"'player' must be a seat number, not {move.player!r}", "move.player")
+    if not isinstance(move.action, str):
+        raise IllegalMove(move, f"'action' must be an action name, not {move.action!r}", "move.action")
+    if not isinstance(move.args, dict) or not all(isinstance(k, str) for k in move.args):
+        raise IllegalMove(move, f"'args' must be an object of named arguments, not {move.args!r}",
+                          "move.args")
+
+
+def _field(data: dict, name: str, kind, check=None, what: str = ""):
     from ..log import LogError
+    if name not in data:
+        raise LogError(f"state field '{name}' is missing")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise LogError(f"state field '{name}': expected {what or kind.__name__}, got {value!r}")
+    if check is not None and not check(value):
+        raise LogError(f"state field '{name}': {what} expected, got {value!r}")
+    return value
+
+
+def game_from_dict(ruleset, data) -> Game:
+    from ..log import LogError
+    model = ruleset.model
+    if not isinstance(data, dict):
+        raise LogError(f"a saved game must be a JSON object, not {type(data).__name__}")
+    if data.get("format") != STATE_FORMAT:
+        raise LogError(f"state field 'format': expected {STATE_FORMAT!r}, got {data.get('format')!r}")
+    if data.get("ruleset") != model.name:
+        raise LogError(f"state field 'ruleset': this game is of {data.get('ruleset')!r}, not {model.name!r}")
+    if data.get("variant") != model.variant:
+        raise LogError(f"state field 'variant': this game is of {data.get('variant') or 'the base game'}, "
+                       f"not {model.variant or 'the base game'}")
+    players = _field(data, "players", int, lambda n: model.min_players <= n <= model.max_players,
+                     f"a player count in {model.min_players}–{model.max_players}")
+    seed = _field(data, "seed", int)
+    moves = _field(data, "moves", list)
+    raw = _field(data, "state", dict)
     try:
-        if data.get("format") != STATE_FORMAT:
-            raise LogError(f"state field 'format': expected {STATE_FORMAT!r}")
-        if data.get("ruleset") != ruleset.model.name:
-            raise LogError(f"state field 'ruleset': this state is for {data.get('ruleset')!r}, "
-                           f"not {ruleset.model.name!r}")
-        state = State.from_dict(data["state"])
-        moves = [Move.from_dict(m) for m in data["moves"]]
-        return Game(ruleset, int(data["players"]), int(data["seed"]), state, moves, {}, [])
-    except (KeyError, TypeError, ValueError) as err:
-        if isinstance(err, LogError):
-            raise
-        raise LogError(f"malformed state: {type(err).__name__}: {err}") from None
+        state = State.from_dict(raw)
+        parsed = [Move.from_dict(m) for m in moves]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise LogError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None
+    _check_state(model, state, players)
+    return Game(ruleset, players, seed, state, parsed, {}, [])
+
+
+def _check_state(model, state: State, players: int) -> None:
+    """Reject a saved state that does not fit the ruleset, naming what is wrong."""
+    from ..log import LogError
+    if len(state.pvars) != players:
+        raise LogError(f"state field 'state.player_vars': {len(state.pvars)} rows for {players} players")
+    known = {key for fam in model.zones.values() for i, key in fam.keys.items()
+             if not (fam.index == "player" and i >= players)}
+    if set(state.zones) != known:
+        odd = sorted(set(state.zones) ^ known)[0]
+        raise LogError(f"state field 'state.zones': zone {odd!r} does not fit this ruleset")
+    seen = set()
+    for key, ids in state.zones.items():
+        for piece in ids:
+            if type(piece) is not int or not 0 <= piece < len(state.pieces) or piece in seen:
+                raise LogError(f"state field 'state.zones.{key}': {piece!r} is not a piece of this game")
+            seen.add(piece)
+    if len(seen) != len(state.pieces):
+        raise LogError("state field 'state.pieces': some pieces are in no zone")
+    stacks = [state.flow["main"]] + [t["stack"] for t in state.flow["threads"] or ()]
+    for stack in stacks:
+        for frame in stack:
+            if frame[0] not in model.codes or not 0 <= frame[1] <= len(model.codes[frame[0]].ops):
+                raise LogError(f"state field 'state.flow': {frame[0]!r} at step {frame[1]} is not "
+                               "a place in this ruleset")
 
 
 def game_from_json(ruleset, text: str) -> Game:
-    return game_from_dict(ruleset, json.loads(text))
+    from ..log import LogError
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LogError(f"the saved game is not valid JSON: {err.msg} at line {err.lineno} "
+                       f"column {err.colno}") from None
+    return game_from_dict(ruleset, data)

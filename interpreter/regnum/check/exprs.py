@@ -1,0 +1,428 @@
+"""Expressions: resolve every name, infer a static type, report what is certainly wrong.
+
+Names resolve in the compiler's order (compiler/expressions.py `_Name`):
+locals, constants, enum members and board nodes, `players`, then the other
+declarations. Calls resolve as in `_Call`, see calls.py.
+"""
+from __future__ import annotations
+
+from .. import ast
+from ..diagnostics import did_you_mean
+from . import types as T
+from .calls import CallChecker
+from .report import QuietReport, Report
+from .symbols import KIND_USES, KIND_WORDS, Symbols
+
+
+class Scope:
+    """Local names and their types; a block sees its parents' names."""
+
+    __slots__ = ("names", "parent")
+
+    def __init__(self, names: dict | None = None, parent: "Scope | None" = None):
+        self.names = dict(names or {})
+        self.parent = parent
+
+    def get(self, name: str) -> T.Ty | None:
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def child(self, names: dict | None = None) -> "Scope":
+        return Scope(names, self)
+
+    def define(self, name: str, ty: T.Ty) -> None:
+        self.names[name] = ty
+
+    def all(self) -> set[str]:
+        out: set[str] = set()
+        scope = self
+        while scope is not None:
+            out.update(scope.names)
+            scope = scope.parent
+        return out
+
+
+class ExprChecker(CallChecker):
+    def __init__(self, symbols: Symbols, report: Report, quiet: "ExprChecker | None" = None):
+        self.s = symbols
+        self.r = report
+        if quiet is None and not report.quiet:
+            quiet = ExprChecker(symbols, QuietReport())
+        self.quiet = quiet or self
+        self._const_types: dict = {}
+        self._def_types: dict = {}
+
+    def infer(self, node, scope: Scope) -> T.Ty:
+        return getattr(self, "_" + type(node).__name__)(node, scope)
+
+    # ── checks with a message ──
+    def expect(self, t: T.Ty, want: T.Ty) -> None:
+        """`t` is needed as `want`: when it is a parameter, its callers must pass one."""
+        if t.kind == "unknown" and t.name is not None:
+            self.r.expect(t.name, want)
+
+    def check_args(self, key: str, params, nodes, types, what: str) -> None:
+        """Arguments of a call to a def, rule or scoring against what its body needs of them."""
+        needs = self.s.expects.get(key, {})
+        for param, node, t in zip(params, nodes, types):
+            want = needs.get(param)
+            if want is None:
+                continue
+            if T.accepts(want, t, optional=True):
+                self.expect(t, want)
+            else:
+                self.r.error("E206", f"{what} needs {T.describe(want)} as '{param}', not {T.describe(t)}",
+                             node.span)
+
+    def condition(self, node, scope: Scope, what: str) -> T.Ty:
+        t = self.infer(node, scope)
+        self.expect(t, T.BOOL)
+        if T.not_bool(t):
+            self.r.error("E203", f"{what} must be true or false, but this is {T.describe(t)}", node.span,
+                         _bool_hint(t))
+        return t
+
+    def number(self, node, scope: Scope, what: str) -> T.Ty:
+        t = self.infer(node, scope)
+        self.expect(t, T.INT)
+        if T.not_number(t):
+            self.r.error("E211", f"{what} must be a number, but this is {T.describe(t)}", node.span)
+        return t
+
+    def iterate(self, node, scope: Scope, what: str) -> T.Ty:
+        """Check that `node` is a list (or a zone) and return the type of its items."""
+        t = self.infer(node, scope)
+        self.expect_list(t, node.span, what)
+        return T.item_of(t)
+
+    def expect_list(self, t: T.Ty, span, what: str) -> None:
+        self.expect(t, T.list_of(T.UNKNOWN))
+        if T.not_list(t):
+            self.r.error("E210", f"{what} must be a list, but this is {T.describe(t)}", span)
+
+    # ── literals ──
+    def _IntLit(self, node, scope):
+        return T.INT
+
+    def _StrLit(self, node, scope):
+        return T.STR
+
+    def _BoolLit(self, node, scope):
+        return T.BOOL
+
+    def _NoneLit(self, node, scope):
+        return T.NONE
+
+    def _ListLit(self, node, scope):
+        item, first = T.NONE, None
+        for x in node.items:
+            t = self.infer(x, scope)
+            joined = T.join(item, t)
+            if joined.kind == "unknown" and T.known(item) and T.known(t):
+                self.r.error("E207", f"a list holds values of one type, but this is {T.describe(t)} "
+                             f"after {T.describe(first)}", x.span)
+            elif first is None and t.kind != "none":
+                first = t
+            item = joined
+        return T.list_of(T.UNKNOWN if item.kind == "none" and node.items == () else item)
+
+    def _MapLit(self, node, scope):
+        value = T.NONE
+        for _, _, x in node.entries:
+            value = T.join(value, self.infer(x, scope))
+        return T.map_of([k for k, _, _ in node.entries], value)
+
+    # ── names ──
+    def _Name(self, node, scope):
+        name = node.name
+        local = scope.get(name)
+        if local is not None:
+            return local
+        p = self.s.p
+        if self.s.is_const(name):
+            self.r.ref(name)
+            return self.const_type(name)
+        if name in p.enum_members:
+            self.r.ref(p.enum_members[name])
+            return T.member_of(p.enum_members[name])
+        if name in p.board_nodes:
+            self.r.ref(p.board_nodes[name])
+            return T.node_of(p.board_nodes[name])
+        if name == "players":
+            return T.list_of(T.PLAYER)
+        decl = p.get(name)
+        if decl is not None:
+            self.r.ref(name)
+            return self._global_value(node, decl)
+        if name == "score":
+            self.r.error("E201", "'score' is a per-player variable: give it a player", node.span,
+                         "write score(p)")
+            return T.INT
+        if name == "player":
+            self.player_outside_action(node.span)
+            return T.PLAYER
+        self.unknown_name(node, scope)
+        return T.UNKNOWN
+
+    def unknown_name(self, node, scope: Scope) -> None:
+        candidates = scope.all() | self.s.value_names()
+        self.r.error("E101", f"unknown name '{node.name}'", node.span, did_you_mean(node.name, candidates))
+
+    def player_outside_action(self, span) -> None:
+        self.r.error("E114", "'player' is only defined inside an action", span,
+                     "an action's parameters, requires, prefers and body may name the player who acts; "
+                     "elsewhere pass the player as a parameter")
+
+    def _global_value(self, node, decl) -> T.Ty:
+        name, kind = node.name, decl.kind
+        if kind == "var":
+            t = self.s.type_ref(decl.type)
+            if decl.per_player:
+                self.r.error("E201", f"'{name}' is a per-player variable: give it a player", node.span,
+                             f"write {name}(p)")
+            return t
+        if kind == "zone":
+            if decl.index is not None:
+                self.r.error("E201", f"zone '{name}' is indexed per {decl.index}: give it an index",
+                             node.span, f"write {name}(…) with a {decl.index}")
+            return self.s.zone_type(name)
+        if kind == "board":
+            return T.list_of(T.node_of(name))  # a board is the list of its nodes
+        if kind == "enum":
+            return T.list_of(T.member_of(name))
+        if kind == "def":
+            if decl.params:
+                self.r.error("E201", f"'{name}' takes {_count(len(decl.params))}: call it", node.span,
+                             f"write {name}({', '.join(decl.params)})")
+            return self.def_type(decl)
+        use = KIND_USES.get(kind, "")
+        self.r.error("E205", f"'{name}' is {KIND_WORDS.get(kind, kind)}, not a value", node.span,
+                     use.format(name=name) or None)
+        return T.UNKNOWN
+
+    def const_type(self, name: str) -> T.Ty:
+        q = self.quiet
+        if name not in q._const_types:
+            q._const_types[name] = T.UNKNOWN  # a cycle (reported by the constants pass) stays unknown
+            q._const_types[name] = q.infer(self.s.decl(name).value, Scope())
+        return q._const_types[name]
+
+    def def_type(self, decl) -> T.Ty:
+        q = self.quiet
+        if decl.name not in q._def_types:
+            q._def_types[decl.name] = T.UNKNOWN  # recursion is reported by the recursion pass
+            q._def_types[decl.name] = q.infer(decl.body, Scope({p: T.UNKNOWN for p in decl.params}))
+        return q._def_types[decl.name]
+
+    # ── fields and items ──
+    def _Attribute(self, node, scope):
+        obj = self.infer(node.obj, scope)
+        return self.field_of(obj, node)
+
+    def field_of(self, obj: T.Ty, node) -> T.Ty:
+        name = node.name
+        if obj.kind == "piece":
+            found = self.s.field_type(name, obj.pieces)
+            if found is None:
+                self.r.error("E107", _no_field(obj.pieces, name), node.name_span,
+                             did_you_mean(name, self.s.field_names(obj.pieces)))
+                return T.UNKNOWN
+            return found[0]
+        if obj.kind == "map":
+            if obj.keys is not None and name not in obj.keys:
+                self.r.error("E107", f"the map has no key '{name}'", node.name_span,
+                             did_you_mean(name, obj.keys))
+            return obj.item or T.UNKNOWN
+        if obj.kind == "unknown":
+            return T.UNKNOWN
+        hint = None
+        if obj.kind == "zone":
+            hint = "a zone holds pieces: take one first, for example ZONE[0]." + name
+        elif obj.kind == "player":
+            hint = "a player has no fields; per-player variables are read as VAR(player)"
+        self.r.error("E212", f"{T.describe(obj)} has no fields, so no '.{name}'", node.name_span, hint)
+        return T.UNKNOWN
+
+    def _Index(self, node, scope):
+        obj = self.infer(node.obj, scope)
+        index = self.infer(node.index, scope)
+        if obj.kind in ("list", "zone"):
+            self.expect(index, T.INT)
+            if T.not_number(index):
+                self.r.error("E206", f"a list index must be a number, not {T.describe(index)}", node.index.span)
+            return T.item_of(obj)
+        if obj.kind == "map":
+            self._map_index(node, obj, index, scope)
+            return obj.item or T.UNKNOWN
+        if obj.kind in ("str", "unknown"):
+            return T.STR if obj.kind == "str" else T.UNKNOWN
+        self.r.error("E210", f"only lists and maps have items, but this is {T.describe(obj)}", node.obj.span)
+        return T.UNKNOWN
+
+    def _map_index(self, node, obj: T.Ty, index: T.Ty, scope: Scope) -> None:
+        if index.kind not in ("str", "node", "member", "unknown"):
+            self.r.error("E206", f"a map's keys are names, not {T.describe(index)}", node.index.span)
+            return
+        if obj.keys is None:
+            return
+        key = _literal_key(node.index, self.s, scope)
+        if key is not None:
+            if key not in obj.keys:
+                self.r.error("E107", f"the map has no key '{key}'", node.index.span, did_you_mean(key, obj.keys))
+            return
+        domain = self.s.domain_of_keys(obj.keys)
+        if domain is not None:
+            self.expect(index, domain)
+        if index.kind in ("node", "member"):
+            values = self.s.values_of(index)
+            missing = sorted(values - obj.keys)
+            if missing:
+                extra = sorted(obj.keys - values)
+                shown = ", ".join(f"'{m}'" for m in missing[:3]) + (", …" if len(missing) > 3 else "")
+                hint = _extra_keys_hint(extra, index) if extra else None
+                self.r.warning("W408", f"this map has no key for {shown}: indexing it with "
+                               f"{T.describe(index)} may fail", node.index.span, hint)
+
+    # ── operators ──
+    def _Unary(self, node, scope):
+        if node.op == "not":
+            self.condition(node.operand, scope, "the operand of 'not'")
+            return T.BOOL
+        t = self.infer(node.operand, scope)
+        self.expect(t, T.INT)
+        if T.not_number(t):
+            self.r.error("E202", f"'-' needs a number, not {T.describe(t)}", node.operand.span)
+        return T.INT
+
+    def _Binary(self, node, scope):
+        op = node.op
+        if op in ("and", "or"):
+            self.condition(node.left, scope, f"each side of '{op}'")
+            self.condition(node.right, scope, f"each side of '{op}'")
+            return T.BOOL
+        left, right = self.infer(node.left, scope), self.infer(node.right, scope)
+        if op == "+":
+            return self._plus(node, left, right)
+        if op in ("-", "*", "//", "%"):
+            for side, t in ((node.left, left), (node.right, right)):
+                self.expect(t, T.INT)
+                if T.not_number(t):
+                    self.r.error("E202", f"'{op}' needs numbers, but this is {T.describe(t)}", side.span)
+            return T.INT
+        if op in ("<", "<=", ">", ">="):
+            self._order(node, left, right)
+        elif op in ("==", "!="):
+            if not T.comparable(left, right):
+                outcome = "false" if op == "==" else "true"
+                self.r.error("E202", f"comparing {T.describe(left)} with {T.describe(right)} is always {outcome}",
+                             node.span)
+        else:  # in, not in
+            self._membership(node, left, right)
+        return T.BOOL
+
+    def _plus(self, node, left: T.Ty, right: T.Ty) -> T.Ty:
+        if T.is_number(left) and T.is_number(right):
+            return T.INT
+        addable = ("int", "player", "list", "zone", "str", "unknown")
+        bad = [(s, t) for s, t in ((node.left, left), (node.right, right)) if t.kind not in addable]
+        for side, t in bad:
+            self.r.error("E202", f"'+' needs numbers, lists or texts, but this is {T.describe(t)}", side.span)
+        if bad:
+            return T.UNKNOWN
+        if "unknown" in (left.kind, right.kind):
+            other = right if left.kind == "unknown" else left
+            return T.INT if T.is_number(other) else (T.list_of(T.UNKNOWN) if other.kind in ("list", "zone")
+                                                     else T.UNKNOWN)
+        families = {"int": "n", "player": "n", "list": "l", "zone": "l", "str": "s"}
+        if families[left.kind] != families[right.kind]:
+            self.r.error("E202", f"cannot add {T.describe(left)} and {T.describe(right)}", node.span)
+            return T.UNKNOWN
+        if families[left.kind] == "l":
+            a, b = T.item_of(left), T.item_of(right)
+            item = T.join(a, b)
+            if item.kind == "unknown" and T.known(a) and T.known(b):
+                self.r.error("E202", f"cannot add {T.describe(left)} and {T.describe(right)}", node.span)
+            return T.list_of(item)
+        return T.STR
+
+    def _order(self, node, left: T.Ty, right: T.Ty) -> None:
+        orderable = ("int", "player", "str", "node", "member", "unknown")
+        for side, t in ((node.left, left), (node.right, right)):
+            if t.kind not in orderable:
+                self.r.error("E202", f"'{node.op}' compares numbers or texts, but this is {T.describe(t)}",
+                             side.span)
+                return
+        if not T.comparable(left, right):
+            self.r.error("E202", f"cannot compare {T.describe(left)} with {T.describe(right)}", node.span)
+
+    def _membership(self, node, left: T.Ty, right: T.Ty) -> None:
+        if right.kind in ("map", "str", "unknown"):
+            return
+        if T.not_list(right):
+            self.r.error("E210", f"'{node.op}' needs a list on its right, but this is {T.describe(right)}",
+                         node.right.span)
+            return
+        item = T.item_of(right)
+        if not T.comparable(left, item):
+            self.r.error("E202", f"{T.describe(left)} is never in {T.describe(right)}", node.span)
+
+    def _IfExpr(self, node, scope):
+        self.condition(node.cond, scope, "the condition of 'if … then … else'")
+        return T.join(self.infer(node.then, scope), self.infer(node.otherwise, scope))
+
+    # ── comprehensions ──
+    def generator(self, node, scope: Scope) -> tuple[T.Ty, T.Ty, Scope]:
+        """(item type, element type, inner scope) of `E for x in XS where C`."""
+        item = self.iterate(node.source, scope, f"what '{node.var}' ranges over")
+        inner = scope.child({node.var: item})
+        if node.cond is not None:
+            self.condition(node.cond, inner, "a 'where' condition")
+        return item, self.infer(node.element, inner), inner
+
+    def _ListComp(self, node, scope):
+        _, element, _ = self.generator(node, scope)
+        return T.list_of(element)
+
+
+def _count(n: int) -> str:
+    return f"{n} argument" + ("" if n == 1 else "s")
+
+
+def _no_field(pieces, name: str) -> str:
+    if not pieces:
+        return f"no piece type has a field '{name}'"
+    if len(pieces) == 1:
+        return f"piece type '{next(iter(pieces))}' has no field '{name}'"
+    listed = ", ".join(f"'{p}'" for p in sorted(pieces))
+    return f"none of the piece types {listed} has a field '{name}'"
+
+
+def _extra_keys_hint(extra: list, index: T.Ty) -> str:
+    what = f"node of board '{index.name}'" if index.kind == "node" else f"value of enum '{index.name}'"
+    if len(extra) == 1:
+        return f"its key '{extra[0]}' is no {what}"
+    return f"its keys {', '.join(repr(k) for k in extra[:3])} are no {what}"
+
+
+def _bool_hint(t: T.Ty) -> str | None:
+    if t.kind in ("list", "zone"):
+        return "test a list with count(…) > 0, any(…) or all(…)"
+    if T.is_number(t):
+        return "compare it: … > 0"
+    if t.kind in ("piece", "str", "node", "member", "player"):
+        return "compare it: … != none, or … == VALUE"
+    return None
+
+
+def _literal_key(node, s: Symbols, scope: Scope) -> str | None:
+    """The key an index expression certainly names (a text, an enum member or a board node)."""
+    if isinstance(node, ast.StrLit):
+        return node.value
+    if isinstance(node, ast.Name) and (node.name in s.p.enum_members or node.name in s.p.board_nodes) \
+            and not s.is_const(node.name) and scope.get(node.name) is None:
+        return node.name
+    return None
