@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import resources
-from .diagnostics import Diagnostic, RulesetError
+from .diagnostics import Diagnostic, RulesetError, did_you_mean
 from .source import SourceRegistry, Span
 
 
@@ -68,9 +68,60 @@ def _describe_token(token: Token) -> str:
 
 def _expected_list(expected) -> str:
     names = sorted({_describe(t) for t in expected if not t.startswith("__")})
-    if len(names) > 8:
-        names = names[:8] + ["…"]
+    if len(names) > 12:
+        names = names[:12] + ["…"]
     return ", ".join(names)
+
+
+# Common mistakes, as data: a hint and example texts that fail the same way
+# (Lark's match_examples finds the example whose parser state matches the error).
+SYNTAX_HINTS: dict[str, list[str]] = {
+    "compare with '=='; a single '=' only names a value in let, set and const": [
+        "game g \"G\"\nflow:\n    if a = 1:\n        pass\n",
+        "game g \"G\"\nflow:\n    while a = 1:\n        pass\n",
+        "game g \"G\"\naction a(x in y):\n    require r: x = 1\n",
+        "def f(x) = x = 1\n",
+    ],
+    "a line that opens a block ends with ':'": [
+        "phase p\n    pass\n",
+        "flow\n    pass\n",
+        "setup\n    pass\n",
+        "rule r(x)\n    pass\n",
+        "game g \"G\"\nflow:\n    for x in y\n        pass\n",
+        "game g \"G\"\nflow:\n    if x\n        pass\n",
+    ],
+    "write the words 'and', 'or' and 'not'": [
+        "def f(x) = x && y\n",
+        "def f(x) = x || y\n",
+        "def f(x) = !x\n",
+    ],
+}
+
+# An error at a file's first declaration and one after others happen in different parser states.
+SYNTAX_HINTS = {hint: texts + ['game g "G"\n' + t for t in texts if not t.startswith("game")]
+                for hint, texts in SYNTAX_HINTS.items()}
+
+_KEYWORDS = ("game", "import", "players", "const", "enum", "board", "piece", "zone", "var", "def",
+             "setup", "flow", "phase", "rule", "action", "scoring", "tiebreak", "trigger", "invariant",
+             "winner", "variant", "remove", "let", "set", "add", "subtract", "move", "create", "shuffle",
+             "reveal", "ask", "run", "score", "announce", "end", "pass", "if", "elif", "else", "for",
+             "repeat", "while", "simultaneously", "require", "prefer", "majority", "pays", "places",
+             "needs", "ties", "into")
+
+
+def _hint(err: UnexpectedInput) -> str | None:
+    try:
+        return err.match_examples(lambda text: parser().parse(text, start="start"), SYNTAX_HINTS,
+                                  use_accepts=True)
+    except Exception:  # a hint is a courtesy: never let it hide the error itself
+        return None
+
+
+def _expected(err: UnexpectedToken) -> set:
+    try:
+        return set(err.interactive_parser.accepts())
+    except Exception:
+        return set(err.expected)
 
 
 def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
@@ -80,7 +131,7 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
         char = err.char
         span = Span(file, line, column, line, column + 1)
         return Diagnostic("E002", "error", f"unexpected character {char!r}", span,
-                          "strings use double quotes; names use letters, digits and _")
+                          _hint(err) or "strings use double quotes; names use letters, digits and _")
     if isinstance(err, UnexpectedToken):
         token = err.token
         if token.type == "$END" or token.line is None:
@@ -95,8 +146,13 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
             span = Span(file, line, 1, line, indent + 1 if indent else 2)
             return Diagnostic("E003", "error", "unexpected indentation", span,
                               "only a line ending in ':' opens an indented block")
-        message = f"unexpected {_describe_token(token)}; expected {_expected_list(err.expected)}"
-        return Diagnostic("E001", "error", message, span)
+        expected = _expected(err)
+        message = f"unexpected {_describe_token(token)}; expected {_expected_list(expected)}"
+        hint = _hint(err)
+        if hint is None and token.type == "NAME":
+            words = [w for w in _KEYWORDS if w.upper() in expected]
+            hint = did_you_mean(str(token.value), words)
+        return Diagnostic("E001", "error", message, span, hint)
     if isinstance(err, UnexpectedEOF):
         span = Span(file, line, column, line, column + 1)
         return Diagnostic("E001", "error",
