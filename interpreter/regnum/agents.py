@@ -74,16 +74,18 @@ def seat_seed(seed: int, seat: int) -> str:
     return f"regnum-bot:{seed}:{seat}"
 
 
-def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000) -> Game:
+def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000,
+                     narrate: bool = False) -> Game:
     """Play a game of ``rules`` with a RandomAgent in every seat.
 
     The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
     player listed in ``game.to_move`` (in order) who still has to move — ``to_move`` is read
     again after each move — chooses and plays. Stops when the game is over or after
     ``max_moves`` moves (then ``game.is_over`` is false). Raises StuckGame when a game that
-    is not over waits for nobody or for a seat without legal moves.
+    is not over waits for nobody or for a seat without legal moves. Narration is off unless
+    asked for: nobody reads it in a simulation, and formatting it costs time.
     """
-    game = rules.new_game(players=players, seed=seed)
+    game = rules.new_game(players=players, seed=seed, narrate=narrate)
     agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(players)]
     while not game.is_over and game.move_count < max_moves:
         waiting = list(game.to_move)

@@ -97,7 +97,10 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
                 click.echo(line)
             seen = len(events)
             if show_board:
-                click.echo(game.render(None))
+                # One human at the table sees the board as their seat does; several
+                # humans share the screen, so it shows only what is public.
+                humans = [p for p in range(game.players) if p not in agents]
+                click.echo(game.render(humans[0] if len(humans) == 1 else None))
     return "over"
 
 

@@ -12,6 +12,10 @@ from .runtime import Ctx
 def _piece_labels(ctx: Ctx, values: list) -> dict:
     """Label of each piece in a domain: its name, or name#id where equal names hide different pieces."""
     pieces = ctx.state.pieces
+    ids = [v for v in values if type(v) is int]
+    names = [pieces[v]["label"] for v in ids]
+    if len(set(names)) == len(names):  # the usual case: every piece has its own name
+        return dict(zip(ids, names))
     by_label: dict = {}
     for v in values:
         if type(v) is int:

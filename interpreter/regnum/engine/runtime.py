@@ -21,6 +21,10 @@ MAX_DEPTH = 200           # nested rule calls
 MAX_EVENTS = 100_000
 
 
+class _Overflow(Exception):
+    """A size or depth limit was reached; run_stack adds where."""
+
+
 class RuntimeFault(RulesetError):
     """A ruleset failed while running (for example, an index out of range)."""
 
@@ -32,7 +36,7 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired", "_span")
+                 "max_steps", "stack", "last_ranking", "fired")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True):
         self.model = model
@@ -47,7 +51,6 @@ class Ctx:
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
-        self._span = None
 
     def hit(self, rule: str) -> None:
         self.hits[rule] = self.hits.get(rule, 0) + 1
@@ -55,8 +58,7 @@ class Ctx:
     # ── procedures ──
     def push(self, code_name: str, env: dict) -> None:
         if len(self.stack) >= MAX_DEPTH:
-            raise LimitExceeded(f"rules call each other more than {MAX_DEPTH} deep (runaway recursion?)",
-                                self._span)
+            raise _Overflow(f"rules call each other more than {MAX_DEPTH} deep (runaway recursion?)")
         self.hit(code_name)
         self.stack.append([code_name, 0, env])
 
@@ -82,7 +84,7 @@ class Ctx:
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
         if len(state.pieces) >= MAX_PIECES:
-            raise LimitExceeded(f"more than {MAX_PIECES} pieces created (runaway growth?)", self._span)
+            raise _Overflow(f"more than {MAX_PIECES} pieces created (runaway growth?)")
         record = {"type": piece_type, "label": label}
         for name, _, default in self.model.pieces[piece_type].fields:
             record[name] = values.get(name, default)
@@ -116,42 +118,55 @@ def guarded(span, doing: str):
         raise RuntimeFault(f"{err} ({doing})", span) from None
     except RecursionError:
         raise LimitExceeded(f"definitions call each other too deeply ({doing})", span) from None
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
+    except _Overflow as err:
+        raise LimitExceeded(f"{err} ({doing})", span) from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"{type(err).__name__}: {err} ({doing})", span) from None
 
 
 def run_stack(ctx: Ctx, stack: list) -> str:
-    """Run one stack until it asks, spawns, ends the game or empties ("done")."""
+    """Run one stack until it asks, spawns, ends the game or empties ("done").
+
+    The hot loop of the interpreter: one call per instruction, nothing else. Where an
+    error happened is known from (frame, pc) when it is raised, so nothing is recorded
+    per step.
+    """
     codes = ctx.model.codes
     ctx.stack = stack
-    while stack:
-        frame = stack[-1]
-        code = codes[frame[0]]
-        pc = frame[1]
-        if pc >= len(code.ops):
-            stack.pop()
-            continue
-        ctx.steps += 1
-        if ctx.steps > ctx.max_steps:
-            raise LimitExceeded(f"more than {ctx.max_steps} steps without a decision: a loop that never "
-                                "ends or asks a player?", code.spans[pc])
-        ctx._span = code.spans[pc]
-        try:
-            signal = code.ops[pc](ctx, frame)
-        except EvalError as err:
-            raise RuntimeFault(str(err), code.spans[pc]) from None
-        except RecursionError:
-            raise LimitExceeded("definitions call each other too deeply", code.spans[pc]) from None
-        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
-            raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}", code.spans[pc]) from None
-        if ctx.fired:
-            # Triggers run after the statement that fired them, first fired first.
-            for body, env in reversed(ctx.fired):
-                ctx.push(body, env)
-            ctx.fired = []
-        if signal is not None:
-            return signal
-    return "done"
+    steps, limit = ctx.steps, ctx.max_steps
+    frame, pc = None, 0
+    try:
+        while stack:
+            frame = stack[-1]
+            ops = codes[frame[0]].ops
+            pc = frame[1]
+            if pc >= len(ops):
+                stack.pop()
+                continue
+            steps += 1
+            if steps > limit:
+                raise LimitExceeded(f"more than {limit} steps without a decision: a loop that never "
+                                    "ends or asks a player?", codes[frame[0]].spans[pc])
+            signal = ops[pc](ctx, frame)
+            if ctx.fired:
+                # Triggers run after the statement that fired them, first fired first.
+                for body, env in reversed(ctx.fired):
+                    ctx.push(body, env)
+                ctx.fired = []
+            if signal is not None:
+                return signal
+        return "done"
+    except _Overflow as err:
+        raise LimitExceeded(str(err), codes[frame[0]].spans[pc]) from None
+    except EvalError as err:
+        raise RuntimeFault(str(err), codes[frame[0]].spans[pc]) from None
+    except RecursionError:
+        raise LimitExceeded("definitions call each other too deeply", codes[frame[0]].spans[pc]) from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
+        raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
+                           codes[frame[0]].spans[pc]) from None
+    finally:
+        ctx.steps = steps
 
 
 def waiting(stack: list) -> bool:
@@ -171,7 +186,9 @@ def advance(ctx: Ctx) -> None:
                         _end(flow)
                         return
                     if signal == SPAWN:
-                        raise RuntimeFault("a simultaneous step cannot start inside another", ctx._span)
+                        frame = thread["stack"][-1]
+                        span = ctx.model.codes[frame[0]].spans[frame[1] - 1]
+                        raise RuntimeFault("a simultaneous step cannot start inside another", span)
             threads[:] = [t for t in threads if t["stack"]]
             if threads:
                 return

@@ -1,0 +1,307 @@
+"""Expressions to Python source, compiled once into one function per expression.
+
+A rule such as `card.kind != witch or count(chosen(player)) == 0` becomes a single
+`lambda c, e: …` whose body reads the state directly, instead of a tree of small
+closures calling each other: the interpreter's hottest path (listing legal moves)
+runs at the speed of ordinary Python code.
+
+Nothing of the ruleset's text is pasted into the source: names become string
+literals (via repr) or generated identifiers, and every value (constants, zone
+key tables, adjacency) is bound in the namespace the code runs in. Loading a
+ruleset therefore never executes code written in it.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import ast
+from ..builtins import FUNCTIONS, EvalError
+from ..engine.state import ZoneRef
+
+
+def _deref(c, v):
+    """A local may hold a zone reference (a rule parameter); in a value it means the contents."""
+    return c.state.zones[v] if type(v) is ZoneRef else v
+
+
+def _attr(c, v, name):
+    if type(v) is int:
+        return c.state.pieces[v][name]
+    if isinstance(v, dict):
+        return v[name]
+    if v is None:
+        raise EvalError(f"'.{name}' of none")
+    raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
+
+
+def _index(o, i):
+    try:
+        return o[i]
+    except (IndexError, KeyError, TypeError):
+        text = repr(o)
+        raise EvalError(f"no item {i!r} in {text if len(text) < 40 else text[:37] + '…'}") from None
+
+
+def _div(a, b):
+    if b == 0:
+        raise EvalError("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise EvalError("modulo by zero")
+    return a % b
+
+
+def _in(a, b):
+    try:
+        return a in b
+    except TypeError:
+        raise EvalError(f"'in' needs a list or map on its right, not {type(b).__name__}") from None
+
+
+def _last(items):
+    return items[-1] if items else None
+
+
+def _argbest(pairs, highest):
+    best, out = None, []
+    for x, v in pairs:
+        if best is None or (v > best if highest else v < best):
+            best, out = v, [x]
+        elif v == best:
+            out.append(x)
+    return out
+
+
+def _connected(adjacency, start, allowed):
+    ok = set(allowed)
+    if start not in ok:
+        return []
+    seen, todo, out = {start}, [start], [start]
+    while todo:
+        for n in adjacency.get(todo.pop(), ()):
+            if n in ok and n not in seen:
+                seen.add(n)
+                todo.append(n)
+                out.append(n)
+    return out
+
+
+def _zone(keys, index, family):
+    try:
+        return keys[index]
+    except (KeyError, TypeError, IndexError):
+        raise EvalError(f"{family}({index!r}) is not a zone") from None
+
+
+RUNTIME = {"_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+           "_last": _last, "_argbest": _argbest, "_connected": _connected, "_zone": _zone,
+           "EvalError": EvalError}
+
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_ARITH = {"+", "-", "*"}
+
+
+class CodeGen:
+    """Builds Python source for expressions; `function(node, scope)` gives `f(c, e)`."""
+
+    def __init__(self, owner):
+        self.x = owner             # the ExprCompiler: program, consts, zones, boards, kind()
+        self.ns: dict = dict(RUNTIME)
+        self.ns["__builtins__"] = {"len": len, "sum": sum, "any": any, "all": all, "max": max,
+                                   "min": min, "next": next, "list": list, "isinstance": isinstance,
+                                   "int": int, "dict": dict, "type": type}
+        self._ids = itertools.count()
+        self._defs: dict = {}
+
+    # ── entry points ──
+    def function(self, node, scope: dict):
+        body = self.src(node, scope, {})
+        return self._eval(f"lambda c, e: {body}")
+
+    def _eval(self, source: str):
+        return eval(compile(source, "<regnum expression>", "eval"), self.ns)
+
+    def bind(self, value, stem: str = "k") -> str:
+        name = f"_{stem}{next(self._ids)}"
+        self.ns[name] = value
+        return name
+
+    def _fresh(self) -> str:
+        return f"_v{next(self._ids)}"
+
+    def _kinds(self, scope, binds) -> dict:
+        merged = dict(scope)
+        merged.update({n: k for n, (_, k) in binds.items()})
+        return merged
+
+    # ── the generator ──
+    def src(self, node, scope: dict, binds: dict) -> str:
+        return getattr(self, "_" + type(node).__name__)(node, scope, binds)
+
+    def _IntLit(self, node, scope, binds):
+        return repr(node.value)
+
+    _StrLit = _BoolLit = _IntLit
+
+    def _NoneLit(self, node, scope, binds):
+        return "None"
+
+    def _Name(self, node, scope, binds):
+        name = node.name
+        if name in binds:
+            return binds[name][0]
+        if name in scope:
+            if scope[name] in (None, "zone"):
+                return f"_deref(c, e[{name!r}])"
+            return f"e[{name!r}]"
+        x = self.x
+        if name in x.consts:
+            return self.bind(x.consts[name])
+        if name in x.program.enum_members or name in x.program.board_nodes:
+            return repr(name)
+        if name == "players":
+            return "c.seats"
+        decl = x.program.get(name)
+        if decl is not None:
+            if decl.kind == "var" and not decl.per_player:
+                return f"c.state.vars[{name!r}]"
+            if decl.kind == "zone" and decl.index is None:
+                return f"c.state.zones[{x.zones[name].keys['']!r}]"
+            if decl.kind == "board":
+                return self.bind(list(x.boards[name].nodes))
+            if decl.kind == "enum":
+                return self.bind([m for m, _ in decl.members])
+            if decl.kind == "def" and not decl.params:
+                return f"{self._def(decl, ())}(c)"
+        from .expressions import CompileError
+        raise CompileError(f"unknown name '{name}'", node.span)
+
+    def _ListLit(self, node, scope, binds):
+        return "[" + ", ".join(self.src(i, scope, binds) for i in node.items) + "]"
+
+    def _MapLit(self, node, scope, binds):
+        return "{" + ", ".join(f"{k!r}: {self.src(v, scope, binds)}" for k, _, v in node.entries) + "}"
+
+    def _generator(self, node, scope, binds):
+        """(python var, source, element, condition suffix) of `e for x in xs where c`."""
+        source = self.src(node.source, scope, binds)
+        var = self._fresh()
+        item_kind = _item_kind(self.x.kind(node.source, self._kinds(scope, binds)))
+        inner = dict(binds)
+        inner[node.var] = (var, item_kind)
+        element = self.src(node.element, scope, inner)
+        cond = f" if {self.src(node.cond, scope, inner)}" if node.cond is not None else ""
+        return var, source, element, cond
+
+    def _ListComp(self, node, scope, binds):
+        var, source, element, cond = self._generator(node, scope, binds)
+        return f"[{element} for {var} in {source}{cond}]"
+
+    def _Aggregate(self, node, scope, binds):
+        var, source, element, cond = self._generator(node, scope, binds)
+        gen = f"for {var} in {source}{cond}"
+        func = node.func
+        if func == "count":
+            return f"len({source})" if not cond else f"sum(1 {gen})"
+        if func in ("sum", "any", "all"):
+            return f"{func}({element} {gen})"
+        if func in ("max", "min"):
+            return f"{func}(({element} {gen}), default=None)"
+        if func == "first":
+            return f"next(({element} {gen}), None)"
+        if func == "last":
+            return f"_last([{element} {gen}])"
+        if func in ("argmax", "argmin"):
+            return f"_argbest([({var}, {element}) {gen}], {func == 'argmax'})"
+        from .expressions import CompileError
+        raise CompileError(f"'{func}' does not take a generator", node.span)
+
+    def _Call(self, node, scope, binds):
+        name, x = node.func, self.x
+        args = [self.src(a, scope, binds) for a in node.args]
+        if name not in scope and name not in binds:
+            fam = x.zones.get(name)
+            if fam is not None:
+                keys = self.bind(fam.keys, "z")
+                return f"c.state.zones[_zone({keys}, {args[0]}, {name!r})]"
+            decl = x.program.get(name)
+            if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
+                return f"c.state.pvars[{args[0]}][{name!r}]"
+            if decl is not None and decl.kind == "def":
+                kinds = self._kinds(scope, binds)
+                return f"{self._def(decl, [x.kind(a, kinds) for a in node.args])}(c, {', '.join(args)})"
+        if name in ("neighbours", "adjacent", "connected"):
+            return self._board_call(node, args)
+        if name == "count":
+            return f"len({args[0]})"
+        if name in FUNCTIONS:
+            return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
+        from .expressions import CompileError
+        raise CompileError(f"'{name}' cannot be called", node.span)
+
+    def _def(self, decl, arg_kinds) -> str:
+        """The namespace name of the Python function compiled from a `def` (once)."""
+        known = self._defs.get(decl.name)
+        if known is not None:
+            return known
+        fname = f"_d{next(self._ids)}_{decl.name}"
+        self._defs[decl.name] = fname
+        params = [f"_p{i}" for i in range(len(decl.params))]
+        kinds = list(arg_kinds) + [None] * (len(decl.params) - len(arg_kinds))
+        binds = {p: (py, k) for p, py, k in zip(decl.params, params, kinds)}
+        body = self.src(decl.body, {}, binds)
+        source = f"def {fname}(c{''.join(', ' + p for p in params)}):\n    return {body}\n"
+        exec(compile(source, f"<regnum def {decl.name}>", "exec"), self.ns)
+        return fname
+
+    def _board_call(self, node, args):
+        board = node.args[0]
+        if not isinstance(board, ast.Name) or board.name not in self.x.boards:
+            from .expressions import CompileError
+            raise CompileError(f"{node.func}() needs a board name as its first argument", node.span)
+        adjacency = self.bind(self.x.boards[board.name].adjacency, "adj")
+        if node.func == "neighbours":
+            return f"list({adjacency}.get({args[1]}, ()))"
+        if node.func == "adjacent":
+            return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
+        return f"_connected({adjacency}, {args[1]}, {args[2]})"
+
+    def _Attribute(self, node, scope, binds):
+        obj = self.src(node.obj, scope, binds)
+        if self.x.kind(node.obj, self._kinds(scope, binds)) == "piece":
+            return f"c.state.pieces[{obj}][{node.name!r}]"
+        return f"_attr(c, {obj}, {node.name!r})"
+
+    def _Index(self, node, scope, binds):
+        return f"_index({self.src(node.obj, scope, binds)}, {self.src(node.index, scope, binds)})"
+
+    def _Unary(self, node, scope, binds):
+        operand = self.src(node.operand, scope, binds)
+        return f"(not {operand})" if node.op == "not" else f"(-{operand})"
+
+    def _Binary(self, node, scope, binds):
+        a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
+        if op in ("and", "or") or op in _COMPARE or op in _ARITH:
+            return f"({a} {op} {b})"
+        if op == "//":
+            return f"_div({a}, {b})"
+        if op == "%":
+            return f"_mod({a}, {b})"
+        if op == "in":
+            return f"_in({a}, {b})"
+        if op == "not in":
+            return f"(not _in({a}, {b}))"
+        from .expressions import CompileError
+        raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _IfExpr(self, node, scope, binds):
+        cond, then, other = (self.src(n, scope, binds) for n in (node.cond, node.then, node.otherwise))
+        return f"({then} if {cond} else {other})"
+
+
+def _item_kind(kind):
+    """The kind of what iterating over a value of `kind` gives."""
+    return {"players": "player", "pieces": "piece", "zone": "piece"}.get(kind)
