@@ -200,3 +200,20 @@ def test_rule_coverage_counts(tmp_path):
     assert game.hits["action:pick"] == game.move_count
     assert game.hits["phase:choose_cards"] >= 1
     assert game.hits["scoring:region_majority"] >= 8
+
+
+def test_ruleset_text_is_data_never_code(tmp_path):
+    # Expressions are compiled to Python; names and strings must only ever become literals.
+    rules = load(tmp_path, r'''
+    game quotes "Quotes"
+    players 2..2
+    const evil = "\"); __import__('os').system('false') #"
+    const table = {__class__: 1, e: 2}
+    var said: str = ""
+    flow:
+        set said = evil + "{" + "}"
+        add table.__class__ + table.e to score(0)
+    ''')
+    game = rules.new_game(2)
+    assert game.state.vars["said"] == "\"); __import__('os').system('false') #{}"
+    assert game.scores == [3, 0]
