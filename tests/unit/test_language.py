@@ -217,3 +217,31 @@ def test_ruleset_text_is_data_never_code(tmp_path):
     game = rules.new_game(2)
     assert game.state.vars["said"] == "\"); __import__('os').system('false') #{}"
     assert game.scores == [3, 0]
+
+
+def test_errors_inside_rules_that_never_wait_point_at_their_line(tmp_path):
+    # `fail` never asks, so it runs as a compiled Python function (compiler/native.py);
+    # its errors must still name the ruleset's line, like those of the VM.
+    rules = load(tmp_path, TOKENS + """
+    flow:
+        run fail(2)
+    rule fail(n):
+        add n to placed
+        let xs = [1, 2]
+        add xs[n] to placed
+    """)
+    with pytest.raises(regnum.RulesetError) as err:
+        rules.new_game(2)
+    diagnostic = err.value.diagnostics[0]
+    assert diagnostic.code == "E902"
+    assert diagnostic.span.line == 23
+    assert "no item 2" in diagnostic.message
+    assert "rule:fail" in rules.model.natives
+
+
+def test_rules_that_wait_stay_in_the_vm_and_the_rest_are_native():
+    model = regnum.load("kings_road").model
+    assert {"rule:resolve_cards", "rule:score_region", "phase:score_regions", "action:pick"} \
+        <= set(model.natives)
+    assert "phase:choose_cards" not in model.natives      # it asks the players
+    assert "phase:choose_cards" in model.codes

@@ -12,6 +12,7 @@ from ..program import Program
 from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
 from .model import Action, Board, Clause, Invariant, Model, Param, PieceType, Scoring, Trigger, ZoneFamily
+from . import native
 from .statements import StmtCompiler
 
 __all__ = ["compile_program"]
@@ -52,6 +53,10 @@ class _Compiler:
         self._consts()
         actions = {d.name for d in p.of_kind("action")}
         stmts = StmtCompiler(self.exprs, self.codes, self.scorings, actions)
+        self.natives: dict = {}
+        allowed = native.eligible(p)
+        stmts.native = native.NativeCompiler(self.exprs, p, self.scorings, self.natives, allowed,
+                                             stmts.branches)
         for decl in p.of_kind("scoring"):
             self.scorings[decl.name] = self._scoring(decl)
         rules: list = []
@@ -68,6 +73,8 @@ class _Compiler:
             trig = self._trigger(decl, stmts)
             triggers.setdefault(trig.zone, []).append(trig)
             rules.append(("trigger", decl.name, decl.span))
+        trigger_of = {t.body: t for ts in triggers.values() for t in ts}
+        natives_fire = bool(trigger_of) and all(name in self.natives for name in trigger_of)
         for decl in p.of_kind("scoring"):
             rules.append(("scoring", decl.name, decl.span))
         setup = p.singletons.get("setup")
@@ -92,7 +99,8 @@ class _Compiler:
             invariants=[self._invariant(d) for d in p.of_kind("invariant")],
             winner_keys=self._winner(winner), winner_var=winner.var if winner else "p",
             winner_span=winner.span if winner else flow.span,
-            rules=rules,
+            rules=rules, natives=self.natives, native_spans=stmts.native.spans,
+            natives_fire=natives_fire, trigger_of=trigger_of,
         )
 
     # ── data ──
@@ -170,7 +178,11 @@ class _Compiler:
                           f"prefer:{decl.name}.{c.name}") for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)
-        return Action(decl.name, params, requires, prefers, body, decl.span)
+        fn = None
+        if body in stmts.native.allowed:
+            stmts.native.compile(body, decl, ["player"] + [prm.name for prm in decl.params], scope)
+            fn = self.natives[body]
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}
@@ -179,6 +191,9 @@ class _Compiler:
         cond = self.exprs.expr(decl.cond, scope) if decl.cond is not None else None
         body = f"trigger:{decl.name}"
         stmts.procedure(body, "trigger", decl.span, decl.body, scope)
+        if body in stmts.native.allowed:
+            stmts.native.compile(body, decl, [decl.piece_var] + ([decl.index_var] if decl.index_var else []),
+                                 scope)
         return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span)
 
     def _policies(self, chain, scope) -> tuple[list, str]:

@@ -112,7 +112,7 @@ class CodeGen:
         self.ns: dict = dict(RUNTIME)
         self.ns["__builtins__"] = {"len": len, "sum": sum, "any": any, "all": all, "max": max,
                                    "min": min, "next": next, "list": list, "isinstance": isinstance,
-                                   "int": int, "dict": dict, "type": type}
+                                   "int": int, "dict": dict, "type": type, "range": range, "str": str}
         self._ids = itertools.count()
         self._defs: dict = {}
 
@@ -152,7 +152,10 @@ class CodeGen:
     def _Name(self, node, scope, binds):
         name = node.name
         if name in binds:
-            return binds[name][0]
+            py, kind = binds[name]
+            # A native procedure's local may hold a zone reference (kind "zone", or "any"
+            # for a parameter whose callers are unknown): as a value it means the contents.
+            return f"_deref(c, {py})" if kind in ("zone", "any") else py
         if name in scope:
             if scope[name] in (None, "zone"):
                 return f"_deref(c, e[{name!r}])"

@@ -72,6 +72,7 @@ class Action:
     prefers: list
     body: str                  # name of the Code to run
     span: Span
+    native: Callable | None = None   # the body as a Python function, when it never waits
 
 
 @dataclass
@@ -125,4 +126,8 @@ class Model:
     winner_var: str
     winner_span: Span | None
     rules: list                 # [(kind, name, span)]: everything coverage counts
+    natives: dict = field(default_factory=dict)        # code name -> Python function (native.py)
+    native_spans: dict = field(default_factory=dict)   # generated file -> {line: span}
+    natives_fire: bool = False  # every trigger is native: fired triggers are called, not pushed
+    trigger_of: dict = field(default_factory=dict)     # trigger code name -> Trigger
     warnings: list = field(default_factory=list)

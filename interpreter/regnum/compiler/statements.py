@@ -38,6 +38,7 @@ class StmtCompiler:
         self.scorings = model_scorings
         self.actions = actions
         self.branches: list = []   # (coverage name, span) of every if/elif branch
+        self.native = None         # a NativeCompiler, when procedures may be compiled to Python
         self._label = 0
 
     def procedure(self, name: str, kind: str, span, body, scope: dict) -> Code:
@@ -209,9 +210,19 @@ class StmtCompiler:
         callee = f"{target.kind}:{s.name}"
         params = tuple(target.params)
         args = [self._arg(a, scope) for a in s.args]
+        kinds = {p: ("zone" if self.x.is_zone(a, scope) else self.x.kind(a, scope))
+                 for p, a in zip(params, s.args)}
+        if self.native is not None and callee in self.native.allowed:
+            # Never waits: a plain Python function, called directly (native.py).
+            self.native.compile(callee, target, params, kinds)
+            natives = self.native.natives
+
+            def run_native(c, f):
+                f[1] += 1
+                natives[callee](c, *[a(c, f[2]) for a in args])
+            self._emit(code, run_native, s.span)
+            return
         if callee not in self.codes:  # compile on first use, so parameters know their kinds
-            kinds = {p: ("zone" if self.x.is_zone(a, scope) else self.x.kind(a, scope))
-                     for p, a in zip(params, s.args)}
             self.procedure(callee, target.kind, target.span, target.body, kinds)
 
         def run(c, f):

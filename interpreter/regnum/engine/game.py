@@ -12,7 +12,7 @@ from .. import rng
 from ..log import Log, LogMove, LogResult
 from ..moves import IllegalMove, Move
 from . import decisions, observe
-from .runtime import Ctx, advance, guarded, run_stack, to_move, waiting_stack
+from .runtime import Ctx, advance, guarded, run_native, run_stack, to_move, waiting_stack
 from .state import State, canonical_json
 
 STATE_FORMAT = "regnum-state/1"
@@ -177,7 +177,10 @@ class Game:
             frame[1] += 1
             action = self.model.actions[move.action]
             ctx.stack = stack
-            ctx.push(action.body, dict(env))
+            if action.native is not None:
+                run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
+            else:
+                ctx.push(action.body, dict(env))
             signal = run_stack(ctx, stack)
             if signal == "end":
                 state.flow["main"] = []

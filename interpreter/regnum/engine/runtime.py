@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from .. import rng
 from ..builtins import EvalError
+from ..compiler.native import locate
 from ..compiler.statements import ASK, END, SPAWN
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
 from .state import State
@@ -94,6 +95,58 @@ class Ctx:
         state.writable(key).append(piece)
         return piece
 
+    # ── effects as native procedures call them ──
+    def move_any(self, what, key: str) -> None:
+        if type(what) is int:
+            self.move_piece(what, key)
+        elif what is None:
+            raise EvalError("move: there is no piece to move (none)")
+        else:
+            for piece in list(what):
+                self.move_piece(piece, key)
+
+    def move_top(self, n: int, source: str, dest: str) -> None:
+        have = self.state.zones[source]
+        if n > len(have):
+            raise EvalError(f"move {n} from a zone holding {len(have)}")
+        for _ in range(n):
+            self.move_piece(self.state.zones[source][-1], dest)
+
+    def create_many(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
+        for _ in range(n):
+            self.create_piece(piece_type, values, label, key)
+
+    def set_field(self, piece, field: str, value, add: bool) -> None:
+        if type(piece) is not int:
+            raise EvalError(f"'.{field}' can only be set on a piece")
+        record = dict(self.state.pieces[piece])
+        record[field] = record[field] + value if add else value
+        self.state.pieces[piece] = record
+
+    def reveal(self, what) -> None:
+        self.state.revealed.update([what] if type(what) is int else what)
+
+    def score(self, name: str, args: tuple) -> None:
+        scoring = self.model.scorings[name]
+        self.hit("scoring:" + name)
+        scoring.run(self, dict(zip(scoring.params, args)))
+        if self.narrate:
+            paid = ", ".join(f"P{p} +{pts}" for p, _, pts in self.last_ranking if pts)
+            self.events.append(f"  {name} pays {paid or 'nothing'}")
+
+    def run_fired(self) -> None:
+        """Run the triggers the last statement fired, first fired first (native triggers only)."""
+        fired, self.fired = self.fired, []
+        natives = self.model.natives
+        for body, env in fired:
+            trig = self.model.trigger_of[body]
+            args = [env[trig.piece_var]] + ([env[trig.index_var]] if trig.index_var else [])
+            natives[body](self, *args)
+
+    def runaway(self) -> None:
+        raise _Overflow(f"more than {self.max_steps} steps without a decision: a loop that never "
+                        "ends or asks a player?")
+
     def shuffle_zone(self, key: str) -> None:
         zone = self.state.writable(key)
         self.state.rng = rng.shuffle(self.state.rng, zone)
@@ -107,6 +160,11 @@ class Ctx:
                 env[trig.index_var] = next(i for i, k in fam.keys.items() if k == key)
             if trig.cond is None or trig.cond(self, env):
                 self.fired.append((trig.body, env))
+
+
+def _where(ctx: Ctx, err: BaseException, default):
+    """Where an error happened: inside a native procedure if it went through one."""
+    return locate(err, ctx.model.native_spans, default)
 
 
 @contextmanager
@@ -150,23 +208,46 @@ def run_stack(ctx: Ctx, stack: list) -> str:
             signal = ops[pc](ctx, frame)
             if ctx.fired:
                 # Triggers run after the statement that fired them, first fired first.
-                for body, env in reversed(ctx.fired):
-                    ctx.push(body, env)
-                ctx.fired = []
+                if ctx.model.natives_fire:
+                    ctx.run_fired()
+                else:
+                    for body, env in reversed(ctx.fired):
+                        ctx.push(body, env)
+                    ctx.fired = []
             if signal is not None:
                 return signal
         return "done"
     except _Overflow as err:
-        raise LimitExceeded(str(err), codes[frame[0]].spans[pc]) from None
+        raise LimitExceeded(str(err), _where(ctx, err, codes[frame[0]].spans[pc])) from None
     except EvalError as err:
-        raise RuntimeFault(str(err), codes[frame[0]].spans[pc]) from None
-    except RecursionError:
-        raise LimitExceeded("definitions call each other too deeply", codes[frame[0]].spans[pc]) from None
+        raise RuntimeFault(str(err), _where(ctx, err, codes[frame[0]].spans[pc])) from None
+    except RecursionError as err:
+        raise LimitExceeded("rules or definitions call each other too deeply (runaway recursion?)",
+                            _where(ctx, err, codes[frame[0]].spans[pc])) from None
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
-                           codes[frame[0]].spans[pc]) from None
+                           _where(ctx, err, codes[frame[0]].spans[pc])) from None
     finally:
         ctx.steps = steps
+
+
+def run_native(ctx: Ctx, action, env: dict) -> None:
+    """Apply an action whose body is a native function, with the same errors as the VM gives."""
+    args = [env["player"]] + [env[p.name] for p in action.params]
+    try:
+        action.native(ctx, *args)
+        if ctx.fired:
+            ctx.run_fired()
+    except _Overflow as err:
+        raise LimitExceeded(str(err), _where(ctx, err, action.span)) from None
+    except EvalError as err:
+        raise RuntimeFault(str(err), _where(ctx, err, action.span)) from None
+    except RecursionError as err:
+        raise LimitExceeded("rules call each other too deeply (runaway recursion?)",
+                            _where(ctx, err, action.span)) from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
+        raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
+                           _where(ctx, err, action.span)) from None
 
 
 def waiting(stack: list) -> bool:

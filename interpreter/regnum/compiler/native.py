@@ -1,0 +1,304 @@
+"""Procedures that never wait for a player, compiled to plain Python functions.
+
+Most rules of a game only compute and move pieces: they never `ask`, start a
+simultaneous step or end the game. Such a procedure cannot be suspended, so it
+needs no frame, no program counter and no VM: it becomes one Python function
+with ordinary loops and locals, called directly. The VM keeps running what may
+suspend (the flow, the phases that ask); everything else runs at the speed of
+Python.
+
+As in codegen.py, the ruleset's text is never pasted into the source: names
+become generated identifiers or string literals, values are bound in the
+namespace. Each generated line remembers the statement it came from, so an
+error inside a native procedure still points at the ruleset's line.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import ast
+from ..engine.state import ZoneRef
+from .statements import format_value
+
+# Statements that may suspend a procedure (or end the game): their procedures stay in the VM.
+_SUSPENDING = (ast.AskStmt, ast.SimultaneousStmt, ast.EndStmt)
+_MOVING = (ast.MoveStmt, ast.MoveCountStmt, ast.CreateStmt)
+
+
+def _walk(body):
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.IfStmt):
+            for _, inner in stmt.branches:
+                yield from _walk(inner)
+            if stmt.otherwise:
+                yield from _walk(stmt.otherwise)
+        elif hasattr(stmt, "body") and isinstance(stmt.body, tuple):
+            yield from _walk(stmt.body)
+
+
+def eligible(program) -> set[str]:
+    """Names ("rule:x", "phase:y", "action:z", "trigger:t") of procedures that can be native."""
+    procs = {}
+    for kind in ("rule", "phase", "action", "trigger"):
+        for decl in program.of_kind(kind):
+            procs[f"{kind}:{decl.name}"] = decl
+    triggers = [f"trigger:{d.name}" for d in program.of_kind("trigger")]
+
+    def callee(stmt):
+        target = program.get(stmt.name)
+        return f"{target.kind}:{stmt.name}" if target is not None else None
+
+    ok = {name for name, decl in procs.items()
+          if not any(isinstance(s, _SUSPENDING) for s in _walk(decl.body))}
+    changed = True
+    while changed:  # drop what runs (or, by moving pieces, may fire) a procedure that is not native
+        changed = False
+        triggers_ok = all(t in ok for t in triggers)
+        for name in sorted(ok):
+            stmts = list(_walk(procs[name].body))
+            if any(isinstance(s, ast.RunStmt) and callee(s) not in ok for s in stmts) or \
+                    (not triggers_ok and any(isinstance(s, _MOVING) for s in stmts)):
+                ok.discard(name)
+                changed = True
+    return ok
+
+
+class _Source:
+    """Lines of Python under construction, each remembering the span it came from."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.spans: dict[int, object] = {}
+
+    def add(self, depth: int, text: str, span) -> None:
+        self.lines.append("    " * depth + text)
+        self.spans[len(self.lines)] = span
+
+
+class NativeCompiler:
+    def __init__(self, exprs, program, scorings: dict, natives: dict, allowed: set[str], branches: list):
+        self.x = exprs
+        self.branches = branches     # (coverage name, span) of every if/elif, shared with the VM compiler
+        self._current = ""
+        self.gen = exprs.codegen
+        self.program = program
+        self.scorings = scorings
+        self.natives = natives       # code name -> function, shared with the model
+        self.allowed = allowed
+        self.spans: dict = {}        # generated file name -> {line: span}
+        self._ids = itertools.count()
+        self.gen.ns.setdefault("ZoneRef", ZoneRef)
+        self.gen.ns.setdefault("_format", format_value)
+
+    def compile(self, name: str, decl, param_names, param_kinds: dict) -> str:
+        """The namespace name of the function for procedure `name` (compiled once)."""
+        fname = self.gen.ns.get(f"__native_name_{name}")
+        if fname is not None:
+            return fname
+        fname = f"_n{next(self._ids)}_{decl.name}"
+        self.gen.ns[f"__native_name_{name}"] = fname
+        binds = {}
+        params = []
+        for param in param_names:
+            py = f"_l{next(self._ids)}"
+            params.append(py)
+            binds[param] = (py, param_kinds.get(param) or "any")
+        src = _Source()
+        src.add(0, f"def {fname}(c{''.join(', ' + p for p in params)}):", decl.span)
+        src.add(1, f"_h = c.hits; _h[{name!r}] = _h.get({name!r}, 0) + 1", decl.span)
+        outer, self._current = self._current, name
+        self._block(src, 1, decl.body, binds)
+        self._current = outer
+        filename = f"<regnum native {name}>"
+        self.spans[filename] = src.spans
+        exec(compile("\n".join(src.lines) + "\n", filename, "exec"), self.gen.ns)
+        self.natives[name] = self.gen.ns[fname]
+        return fname
+
+    # ── helpers ──
+    def _e(self, node, binds) -> str:
+        return self.gen.src(node, {}, binds)
+
+    def _kinds(self, binds) -> dict:
+        return {n: k for n, (_, k) in binds.items()}
+
+    def _zone(self, node, binds) -> str:
+        """Source giving the key of the zone `node` names."""
+        if isinstance(node, ast.Name) and node.name in binds:
+            return binds[node.name][0]
+        fam = self.x.zones.get(getattr(node, "func", None) or getattr(node, "name", None))
+        if isinstance(node, ast.Name) and fam is not None and fam.index is None:
+            return repr(fam.keys[""])
+        if isinstance(node, ast.Call) and fam is not None:
+            keys = self.gen.bind(fam.keys, "z")
+            return f"_zone({keys}, {self._e(node.args[0], binds)}, {node.func!r})"
+        from .expressions import CompileError
+        raise CompileError("a zone is expected here", node.span)
+
+    def _is_zone(self, node, binds) -> bool:
+        if isinstance(node, ast.Name) and node.name in binds:
+            return binds[node.name][1] == "zone"
+        return self.x.is_zone(node, {})
+
+    def _block(self, src, depth, body, binds) -> None:
+        binds = dict(binds)
+        start = len(src.lines)
+        for stmt in body:
+            getattr(self, "_" + type(stmt).__name__)(src, depth, stmt, binds)
+        if len(src.lines) == start:
+            src.add(depth, "pass", None)
+
+    def _local(self, binds, name, kind) -> str:
+        if name in binds:
+            py = binds[name][0]
+        else:
+            py = f"_l{next(self._ids)}"
+        binds[name] = (py, kind)
+        return py
+
+    # ── statements ──
+    def _LetStmt(self, src, d, s, binds):
+        if self._is_zone(s.value, binds):
+            value = f"ZoneRef({self._zone(s.value, binds)})"
+            py = self._local(binds, s.name, "zone")
+        else:
+            value = self._e(s.value, binds)
+            py = self._local(binds, s.name, self.x.kind(s.value, self._kinds(binds)))
+        src.add(d, f"{py} = {value}", s.span)
+
+    def _assign(self, src, d, target, value, span, binds, op):
+        if isinstance(target, ast.Name):
+            if target.name in binds:
+                src.add(d, f"{binds[target.name][0]} {op} {value}", span)
+            else:
+                src.add(d, f"c.state.vars[{target.name!r}] {op} {value}", span)
+        elif isinstance(target, ast.Call):
+            src.add(d, f"c.state.pvars[{self._e(target.args[0], binds)}][{target.func!r}] {op} {value}", span)
+        elif isinstance(target, ast.Attribute):
+            src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, "
+                       f"{op == '+='})", span)
+        else:
+            from .expressions import CompileError
+            raise CompileError("cannot assign to this", span)
+
+    def _SetStmt(self, src, d, s, binds):
+        self._assign(src, d, s.target, self._e(s.value, binds), s.span, binds, "=")
+
+    def _AddStmt(self, src, d, s, binds):
+        amount = self._e(s.amount, binds)
+        self._assign(src, d, s.target, f"-({amount})" if s.negate else amount, s.span, binds, "+=")
+
+    def _fire(self, src, d, span):
+        src.add(d, "if c.fired: c.run_fired()", span)
+
+    def _MoveStmt(self, src, d, s, binds):
+        src.add(d, f"c.move_any({self._e(s.pieces, binds)}, {self._zone(s.dest, binds)})", s.span)
+        self._fire(src, d, s.span)
+
+    def _MoveCountStmt(self, src, d, s, binds):
+        src.add(d, f"c.move_top({self._e(s.count, binds)}, {self._zone(s.source, binds)}, "
+                   f"{self._zone(s.dest, binds)})", s.span)
+        self._fire(src, d, s.span)
+
+    def _CreateStmt(self, src, d, s, binds):
+        fields = "{" + ", ".join(f"{n!r}: {self._e(v, binds)}" for n, _, v in s.fields) + "}"
+        label = f"str({self._e(s.label, binds)})" if s.label is not None else repr(s.piece_type)
+        src.add(d, f"c.create_many({self._e(s.count, binds)}, {s.piece_type!r}, {fields}, {label}, "
+                   f"{self._zone(s.dest, binds)})", s.span)
+
+    def _ShuffleStmt(self, src, d, s, binds):
+        src.add(d, f"c.shuffle_zone({self._zone(s.zone, binds)})", s.span)
+
+    def _RevealStmt(self, src, d, s, binds):
+        src.add(d, f"c.reveal({self._e(s.pieces, binds)})", s.span)
+
+    def _RunStmt(self, src, d, s, binds):
+        target = self.program.get(s.name)
+        name = f"{target.kind}:{s.name}"
+        kinds = {}
+        args = []
+        for param, arg in zip(target.params, s.args):
+            if self._is_zone(arg, binds):
+                kinds[param] = "zone"
+                args.append(f"ZoneRef({self._zone(arg, binds)})")
+            else:
+                kinds[param] = self.x.kind(arg, self._kinds(binds))
+                args.append(self._e(arg, binds))
+        fname = self.compile(name, target, target.params, kinds)
+        src.add(d, f"{fname}(c{''.join(', ' + a for a in args)})", s.span)
+
+    def _ScoreStmt(self, src, d, s, binds):
+        args = ", ".join(self._e(a, binds) for a in s.args)
+        src.add(d, f"c.score({s.name!r}, ({args}{',' if s.args else ''}))", s.span)
+
+    def _AnnounceStmt(self, src, d, s, binds):
+        pieces = []
+        for part in s.text.parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+            else:
+                kind = self.x.kind(part, self._kinds(binds))
+                pieces.append(f"_format({self._e(part, binds)}, {kind!r}, c)")
+        src.add(d, f"if c.narrate: c.events.append(''.join(({', '.join(pieces)},)))", s.span)
+
+    def _PassStmt(self, src, d, s, binds):
+        src.add(d, "pass", s.span)
+
+    def _IfStmt(self, src, d, s, binds):
+        for i, (cond, body) in enumerate(s.branches):
+            keyword = "if" if i == 0 else "elif"
+            branch = f"branch:{self._current}@{cond.span.line}"
+            self.branches.append((branch, cond.span))
+            src.add(d, f"{keyword} {self._e(cond, binds)}:", cond.span)
+            src.add(d + 1, f"_h[{branch!r}] = _h.get({branch!r}, 0) + 1", cond.span)
+            self._block(src, d + 1, body, binds)
+        if s.otherwise:
+            src.add(d, "else:", s.span)
+            self._block(src, d + 1, s.otherwise, binds)
+
+    def _tick(self, src, d, span):
+        src.add(d, "c.steps += 1", span)
+        src.add(d, "if c.steps > c.max_steps: c.runaway()", span)
+
+    def _ForStmt(self, src, d, s, binds):
+        inner = dict(binds)
+        kind = {"players": "player", "pieces": "piece", "zone": "piece"}.get(
+            self.x.kind(s.source, self._kinds(binds)))
+        py = self._local(inner, s.var, kind)
+        src.add(d, f"for {py} in list({self._e(s.source, binds)}):", s.span)
+        if s.cond is not None:
+            src.add(d + 1, f"if not ({self._e(s.cond, inner)}): continue", s.cond.span)
+        self._tick(src, d + 1, s.span)
+        self._block(src, d + 1, s.body, inner)
+
+    def _RepeatStmt(self, src, d, s, binds):
+        src.add(d, f"for _ in range({self._e(s.count, binds)}):", s.span)
+        self._tick(src, d + 1, s.span)
+        self._block(src, d + 1, s.body, binds)
+
+    def _UntilStmt(self, src, d, s, binds):
+        src.add(d, "while True:", s.span)
+        self._tick(src, d + 1, s.span)
+        self._block(src, d + 1, s.body, binds)
+        src.add(d + 1, f"if {self._e(s.cond, binds)}: break", s.cond.span)
+
+    def _WhileStmt(self, src, d, s, binds):
+        src.add(d, f"while {self._e(s.cond, binds)}:", s.span)
+        self._tick(src, d + 1, s.span)
+        self._block(src, d + 1, s.body, binds)
+
+
+def locate(err: BaseException, spans: dict, default):
+    """The ruleset span of the innermost native line an exception went through."""
+    found = default
+    tb = err.__traceback__
+    while tb is not None:
+        table = spans.get(tb.tb_frame.f_code.co_filename)
+        if table is not None and table.get(tb.tb_lineno) is not None:
+            found = table[tb.tb_lineno]
+        tb = tb.tb_next
+    return found
+
+
+__all__ = ["eligible", "NativeCompiler", "locate"]
