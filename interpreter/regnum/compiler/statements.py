@@ -119,12 +119,7 @@ class StmtCompiler:
             obj, field = self.x.expr(target.obj, scope), target.name
 
             def set_field(c, f):
-                piece, v = obj(c, f[2]), value(c, f[2])
-                if type(piece) is not int:
-                    raise EvalError(f"'.{field}' can only be set on a piece")
-                record = dict(c.state.pieces[piece])
-                record[field] = record[field] + v if add else v
-                c.state.pieces[piece] = record
+                c.set_field(obj(c, f[2]), field, value(c, f[2]), add)
                 f[1] += 1
             return set_field
         raise CompileError("cannot assign to this", span)
@@ -133,16 +128,9 @@ class StmtCompiler:
         pieces, dest = self.x.expr(s.pieces, scope), self.x.zone_key(s.dest, scope)
 
         def move(c, f):
-            what = pieces(c, f[2])
-            key = dest(c, f[2])
+            what, key = pieces(c, f[2]), dest(c, f[2])
             f[1] += 1
-            if type(what) is int:
-                c.move_piece(what, key)
-            elif what is None:
-                raise EvalError("move: there is no piece to move (none)")
-            else:
-                for piece in list(what):
-                    c.move_piece(piece, key)
+            c.move_any(what, key)
         self._emit(code, move, s.span)
 
     def _MoveCountStmt(self, code, s, scope):
@@ -151,12 +139,8 @@ class StmtCompiler:
 
         def move_count(c, f):
             n, src, dst = count(c, f[2]), source(c, f[2]), dest(c, f[2])
-            have = c.state.zones[src]
-            if n > len(have):
-                raise EvalError(f"move {n} from a zone holding {len(have)}")
             f[1] += 1
-            for _ in range(n):
-                c.move_piece(c.state.zones[src][-1], dst)
+            c.move_top(n, src, dst)
         self._emit(code, move_count, s.span)
 
     def _CreateStmt(self, code, s, scope):
@@ -172,8 +156,7 @@ class StmtCompiler:
             text = piece_type if label is None else str(label(c, env))
             key = dest(c, env)
             f[1] += 1
-            for _ in range(count(c, env)):
-                c.create_piece(piece_type, values, text, key)
+            c.create_many(count(c, env), piece_type, values, text, key)
         self._emit(code, create, s.span)
 
     def _ShuffleStmt(self, code, s, scope):
@@ -188,8 +171,7 @@ class StmtCompiler:
         pieces = self.x.expr(s.pieces, scope)
 
         def reveal(c, f):
-            what = pieces(c, f[2])
-            c.state.revealed.update([what] if type(what) is int else what)
+            c.reveal(pieces(c, f[2]))
             f[1] += 1
         self._emit(code, reveal, s.span)
 
@@ -240,16 +222,9 @@ class StmtCompiler:
     def _ScoreStmt(self, code, s, scope):
         name = s.name
         args = [self.x.expr(a, scope) for a in s.args]
-        scorings = self.scorings
 
         def score(c, f):
-            scoring = scorings[name]
-            env = {p: a(c, f[2]) for p, a in zip(scoring.params, args)}
-            c.hit("scoring:" + name)
-            scoring.run(c, env)
-            if c.narrate:
-                paid = ", ".join(f"P{p} +{pts}" for p, _, pts in c.last_ranking if pts)
-                c.events.append(f"  {name} pays {paid or 'nothing'}")
+            c.score(name, tuple(a(c, f[2]) for a in args))
             f[1] += 1
         self._emit(code, score, s.span)
 
