@@ -345,6 +345,10 @@ class _Builder(Transformer):
         return ast.Aggregate(self.sp(meta), str(c[0]), c[1], str(c[2]), c[3], c[4])
 
     def int_lit(self, meta, c):
+        if len(c[0]) > 18:
+            self.errors.append(Diagnostic("E004", "error", f"a number of {len(c[0])} digits is too long: "
+                                          "numbers have at most 18 digits", self.tk(c[0])))
+            return ast.IntLit(self.sp(meta), 0)
         return ast.IntLit(self.sp(meta), int(c[0]))
 
     def str_lit(self, meta, c):

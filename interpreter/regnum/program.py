@@ -163,8 +163,12 @@ def load_program(path: str | Path) -> Program:
     path = Path(path)
     from .source import Span
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
+    except UnicodeDecodeError as err:
+        raise RulesetError([_error("E000", f"cannot read ruleset: it is not UTF-8 text (byte "
+                                   f"{err.start}: {err.object[err.start:err.start + 1]!r})",
+                                   Span(str(path), 0, 0, 0, 0), "save the file as UTF-8")]) from None
+    except OSError as err:
         raise RulesetError([_error("E000", f"cannot read ruleset: {err.strerror or err}",
                                    Span(str(path), 0, 0, 0, 0))]) from None
     display = _display_path(path)
@@ -222,7 +226,7 @@ def _import(program: Program, collector: _Collector, name: str, span) -> None:
     if not hasattr(program, "_imported_modules"):
         program._imported_modules = set()
     program._imported_modules.add((name, None))
-    module = build_module(path.read_text(encoding="utf-8"), f"stdlib/{name}.rules")
+    module = build_module(path.read_text(encoding="utf-8-sig"), f"stdlib/{name}.rules")
     for decl in module.decls:
         if isinstance(decl, ast.ImportDecl):
             for sub, sub_span in decl.modules:

@@ -81,12 +81,18 @@ def load(path_or_name: str | Path) -> Ruleset:
     except FileNotFoundError as err:
         from .source import Span
         raise RulesetError([Diagnostic("E000", "error", str(err), Span(str(path_or_name), 0, 0, 0, 0))]) from None
-    program = load_program(path)
-    diagnostics = list(program.diagnostics) + check_program(program)
-    errors = [d for d in diagnostics if d.is_error]
-    if errors:
-        raise RulesetError(sorted(diagnostics, key=_order))
-    model = compile_program(program)
+    try:
+        program = load_program(path)
+        diagnostics = list(program.diagnostics) + check_program(program)
+        errors = [d for d in diagnostics if d.is_error]
+        if errors:
+            raise RulesetError(sorted(diagnostics, key=_order))
+        model = compile_program(program)
+    except RecursionError:
+        from .source import Span
+        raise RulesetError([Diagnostic("E005", "error", "the ruleset nests expressions or blocks too "
+                                       "deeply to be read", Span(str(path), 0, 0, 0, 0),
+                                       "split long expressions with let or def")]) from None
     warnings = sorted((d for d in diagnostics if not d.is_error), key=_order)
     model.warnings = warnings
     return Ruleset(program, model, warnings)

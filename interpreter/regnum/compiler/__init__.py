@@ -27,7 +27,8 @@ def compile_program(program: Program) -> Model:
     try:
         return _Compiler(program).run()
     except CompileError as err:
-        raise RulesetError([Diagnostic("E999", "error", f"cannot compile: {err}", err.span)]) from None
+        message = str(err) if err.code != "E999" else f"cannot compile: {err}"
+        raise RulesetError([Diagnostic(err.code, "error", message, err.span)]) from None
     except EvalError as err:
         anchor = program.singletons.get("game") or program.singletons.get("players")
         raise RulesetError([Diagnostic("E998", "error", f"a constant cannot be computed: {err}",

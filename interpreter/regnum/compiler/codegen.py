@@ -61,6 +61,15 @@ def _in(a, b):
         raise EvalError(f"'in' needs a list or map on its right, not {type(b).__name__}") from None
 
 
+def _walk(c, items):
+    """Count what a generator goes through against the step limit (c is None for constants)."""
+    if c is not None:
+        c.steps += len(items)
+        if c.steps > c.max_steps:
+            c.runaway()
+    return items
+
+
 def _last(items):
     return items[-1] if items else None
 
@@ -97,7 +106,7 @@ def _zone(keys, index, family):
 
 
 RUNTIME = {"_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
-           "_last": _last, "_argbest": _argbest, "_connected": _connected, "_zone": _zone,
+           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_connected": _connected, "_zone": _zone,
            "EvalError": EvalError}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -118,8 +127,13 @@ class CodeGen:
 
     # ── entry points ──
     def function(self, node, scope: dict):
-        body = self.src(node, scope, {})
-        return self._eval(f"lambda c, e: {body}")
+        try:
+            body = self.src(node, scope, {})
+            return self._eval(f"lambda c, e: {body}")
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
 
     def _eval(self, source: str):
         return eval(compile(source, "<regnum expression>", "eval"), self.ns)
@@ -190,7 +204,7 @@ class CodeGen:
 
     def _generator(self, node, scope, binds):
         """(python var, source, element, condition suffix) of `e for x in xs where c`."""
-        source = self.src(node.source, scope, binds)
+        source = f"_walk(c, {self.src(node.source, scope, binds)})"
         var = self._fresh()
         item_kind = _item_kind(self.x.kind(node.source, self._kinds(scope, binds)))
         inner = dict(binds)
@@ -208,7 +222,7 @@ class CodeGen:
         gen = f"for {var} in {source}{cond}"
         func = node.func
         if func == "count":
-            return f"len({source})" if not cond else f"sum(1 {gen})"
+            return f"len({self.src(node.source, scope, binds)})" if not cond else f"sum(1 {gen})"
         if func in ("sum", "any", "all"):
             return f"{func}({element} {gen})"
         if func in ("max", "min"):

@@ -13,11 +13,12 @@ from ..engine.state import ZoneRef
 from .codegen import CodeGen
 
 class CompileError(Exception):
-    """A construct the checker let through but the compiler cannot build (a bug)."""
+    """A construct the compiler cannot build: E005 when it is too deep, E999 (a bug) otherwise."""
 
-    def __init__(self, message: str, span):
+    def __init__(self, message: str, span, code: str = "E999"):
         super().__init__(message)
         self.span = span
+        self.code = code
 
 
 class ExprCompiler:

@@ -163,11 +163,15 @@ class NativeCompiler:
             value = f"ZoneRef({self._zone(s.value, binds)})"
             py = self._local(binds, s.name, "zone")
         else:
-            value = self._e(s.value, binds)
+            value = f"c.fit({self._e(s.value, binds)})"
             py = self._local(binds, s.name, self.x.kind(s.value, self._kinds(binds)))
         src.add(d, f"{py} = {value}", s.span)
 
     def _assign(self, src, d, target, value, span, binds, op):
+        if op == "+=":  # store the sum, checked, rather than adding in place
+            current = self._e(target, binds)
+            value, op = f"{current} + {value}", "="
+        value = f"c.fit({value})"
         if isinstance(target, ast.Name):
             if target.name in binds:
                 src.add(d, f"{binds[target.name][0]} {op} {value}", span)
@@ -176,8 +180,7 @@ class NativeCompiler:
         elif isinstance(target, ast.Call):
             src.add(d, f"c.state.pvars[{self._e(target.args[0], binds)}][{target.func!r}] {op} {value}", span)
         elif isinstance(target, ast.Attribute):
-            src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, "
-                       f"{op == '+='})", span)
+            src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
         else:
             from .expressions import CompileError
             raise CompileError("cannot assign to this", span)

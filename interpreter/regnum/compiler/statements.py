@@ -75,7 +75,7 @@ class StmtCompiler:
         scope[s.name] = self.x.kind(s.value, scope)
 
         def let(c, f):
-            f[2][name] = value(c, f[2])
+            f[2][name] = c.fit(value(c, f[2]))
             f[1] += 1
         self._emit(code, let, s.span)
 
@@ -96,13 +96,13 @@ class StmtCompiler:
             if name in scope:
                 def set_local(c, f):
                     v = value(c, f[2])
-                    f[2][name] = f[2][name] + v if add else v
+                    f[2][name] = c.fit(f[2][name] + v if add else v)
                     f[1] += 1
                 return set_local
 
             def set_global(c, f):
                 v = value(c, f[2])
-                c.state.vars[name] = c.state.vars[name] + v if add else v
+                c.state.vars[name] = c.fit(c.state.vars[name] + v if add else v)
                 f[1] += 1
             return set_global
         if isinstance(target, ast.Call):
@@ -112,7 +112,7 @@ class StmtCompiler:
             def set_player_var(c, f):
                 v, p = value(c, f[2]), player(c, f[2])
                 row = c.state.pvars[p]
-                row[name] = row[name] + v if add else v
+                row[name] = c.fit(row[name] + v if add else v)
                 f[1] += 1
             return set_player_var
         if isinstance(target, ast.Attribute):

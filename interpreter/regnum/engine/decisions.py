@@ -6,7 +6,7 @@ replaying the same parameters and clauses until the first one that fails.
 from __future__ import annotations
 
 from ..moves import IllegalMove, Move
-from .runtime import Ctx
+from .runtime import MAX_CANDIDATES, Ctx, _Overflow
 
 
 def _piece_labels(ctx: Ctx, values: list) -> dict:
@@ -79,6 +79,9 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
                     done = dict(args)
                     done[name] = encoded
                     out.append((done, dict(env)))
+                    if len(out) > MAX_CANDIDATES:
+                        raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
+                                        "(runaway parameter domains?)")
             else:
                 more = dict(args)
                 more[name] = encoded

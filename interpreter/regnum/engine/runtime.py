@@ -20,6 +20,9 @@ MAX_STEPS = 2_000_000     # instructions per decision: a loop that never asks is
 MAX_PIECES = 100_000
 MAX_DEPTH = 200           # nested rule calls
 MAX_EVENTS = 100_000
+MAX_LIST = 1_000_000      # items in one list value
+MAX_INT = 2 ** 62         # numbers stay well inside 64 bits
+MAX_CANDIDATES = 100_000  # legal moves of one player at one decision
 
 
 class _Overflow(Exception):
@@ -120,7 +123,7 @@ class Ctx:
         if type(piece) is not int:
             raise EvalError(f"'.{field}' can only be set on a piece")
         record = dict(self.state.pieces[piece])
-        record[field] = record[field] + value if add else value
+        record[field] = self.fit(record[field] + value if add else value)
         self.state.pieces[piece] = record
 
     def reveal(self, what) -> None:
@@ -142,6 +145,15 @@ class Ctx:
             trig = self.model.trigger_of[body]
             args = [env[trig.piece_var]] + ([env[trig.index_var]] if trig.index_var else [])
             natives[body](self, *args)
+
+    def fit(self, value):
+        """A value about to be stored: refuse numbers and lists that grow without bound."""
+        if type(value) is int:
+            if not -MAX_INT < value < MAX_INT:
+                raise _Overflow("a number grew past ±2^62 (runaway growth?)")
+        elif type(value) is list and len(value) > MAX_LIST:
+            raise _Overflow(f"a list grew past {MAX_LIST} items (runaway growth?)")
+        return value
 
     def runaway(self) -> None:
         raise _Overflow(f"more than {self.max_steps} steps without a decision: a loop that never "
