@@ -161,23 +161,71 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
     return Diagnostic("E001", "error", str(err).splitlines()[0], span)
 
 
+MAX_SYNTAX_ERRORS = 20
+
+
 def parse_text(text: str, file: str, start: str = "start") -> Tree:
-    """Parse a whole file (or, with start="expr", one expression)."""
+    """Parse a whole file (or, with start="expr", one expression).
+
+    A file with syntax errors is reported whole: after each error the offending line (and
+    the block it opens) is set aside and the file parsed again, so every independent
+    mistake is found in one run (up to MAX_SYNTAX_ERRORS).
+    """
     SourceRegistry.remember(file, text)
     if start == "expr":
-        text = text.strip()
-    elif not text.endswith("\n"):
+        try:
+            return parser().parse(text.strip(), start=start)
+        except UnexpectedInput as err:
+            raise RulesetError([syntax_diagnostic(err, file)]) from None
+    if not text.endswith("\n"):
         text += "\n"
-    try:
-        return parser().parse(text, start=start)
-    except UnexpectedInput as err:
-        raise RulesetError([syntax_diagnostic(err, file)]) from None
-    except DedentError as err:
-        line = _dedent_line(text)
-        span = Span(file, line, 1, line, 2)
-        raise RulesetError([Diagnostic("E003", "error", "inconsistent indentation: this line "
-                                       "matches no enclosing block", span,
-                                       "indent with 4 spaces per level")]) from None
+    lines = text.split("\n")
+    found: list[Diagnostic] = []
+    tried: dict[int, int] = {}
+    while len(found) < MAX_SYNTAX_ERRORS:
+        try:
+            tree = parser().parse("\n".join(lines), start=start)
+        except UnexpectedInput as err:
+            diagnostic = syntax_diagnostic(err, file)
+        except DedentError:
+            line = _dedent_line("\n".join(lines))
+            diagnostic = Diagnostic("E003", "error", "inconsistent indentation: this line matches no "
+                                    "enclosing block", Span(file, line, 1, line, 2),
+                                    "indent with 4 spaces per level")
+        else:
+            if not found:
+                return tree
+            break
+        line = diagnostic.span.line
+        if not any(d.span.line == line for d in found):
+            found.append(diagnostic)
+        if not _set_aside(lines, line, tried):
+            break
+    raise RulesetError(found)
+
+
+def _set_aside(lines: list[str], line: int, tried: dict[int, int]) -> bool:
+    """Neutralise line `line` (1-based) and the block it opens; False when nothing is left to try.
+
+    A statement line becomes `pass` at its indentation, which keeps its block valid; if that
+    fails too, or at the top level, the line is blanked.
+    """
+    index = line - 1
+    if not 0 <= index < len(lines):
+        return False
+    attempts = tried.get(line, 0)
+    if attempts >= 2:
+        return False
+    tried[line] = attempts + 1
+    original = lines[index]
+    indent = len(original) - len(original.lstrip())
+    for j in range(index + 1, len(lines)):  # the block this line opens goes with it
+        stripped = lines[j].strip()
+        if stripped and not stripped.startswith("#") and len(lines[j]) - len(lines[j].lstrip()) <= indent:
+            break
+        lines[j] = ""
+    lines[index] = " " * indent + "pass" if indent and attempts == 0 else ""
+    return True
 
 
 def _next_code_line(file: str, after: int) -> int:

@@ -1,0 +1,39 @@
+"""Every independent syntax error of a file is reported in one run, each once, at its line."""
+from __future__ import annotations
+
+import pytest
+
+from regnum.diagnostics import RulesetError
+from regnum.parse import parse_text
+
+BROKEN = '''game t "T"
+players 2..2
+flow:
+    if x = 1
+        pass
+    let = 3
+    annouce "x"
+    pass
+phase p:
+    move a to
+'''
+
+
+def test_all_syntax_errors_at_once():
+    with pytest.raises(RulesetError) as err:
+        parse_text(BROKEN, "broken.rules")
+    found = [(d.code, d.span.line) for d in err.value.diagnostics]
+    assert found == [("E001", 4), ("E001", 6), ("E001", 7), ("E001", 10)]
+    assert err.value.diagnostics[2].hint == "did you mean 'announce'?"
+
+
+def test_a_bad_declaration_line_does_not_hide_the_next_declarations():
+    text = 'game t "T"\nplayers 2 to 5\nconst = 3\nflow:\n    pass\nphse q:\n    pass\n'
+    with pytest.raises(RulesetError) as err:
+        parse_text(text, "broken.rules")
+    assert [d.span.line for d in err.value.diagnostics] == [2, 3, 6]
+
+
+def test_a_correct_file_parses_once():
+    tree = parse_text('game t "T"\nplayers 2..2\nflow:\n    pass\n', "fine.rules")
+    assert tree.data == "start"
