@@ -5,6 +5,7 @@ function `(Program) -> list[Diagnostic]` in a module of its own; the codes
 they report are catalogued in docs/errors.md.
 
     declarations  players, flow, game; boards (topology, edges); zone indexes
+    names         parameters named twice; names that hide a built-in
     bodies        names, types, arity and assignments everywhere (analysis.py walks)
     constants     what is computed before the game starts; constant cycles
     recursion     definitions that call themselves
@@ -22,12 +23,14 @@ from .bodies import check_bodies
 from .constants import check_constants
 from .declarations import check_declarations
 from .flow import check_flow
+from .names import check_names
 from .recursion import check_recursion
 from .ties import check_ties
 from .usage import check_usage
 
 PASSES: tuple = (
     check_declarations,
+    check_names,
     check_bodies,
     check_constants,
     check_recursion,
