@@ -20,13 +20,18 @@ __all__ = ["load", "replay", "Ruleset", "Game", "Move", "IllegalMove", "RulesetE
 __version__ = "0.1.0"
 
 
-def replay(rules: Ruleset, log) -> Game:
+def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
     """Replay a log (a Log, its JSON text or dict) move by move, validating each.
 
     Raises IllegalMove with `.index` set to the position of the first illegal move,
-    or LogError for a malformed log or one made with another ruleset.
+    or LogError for a malformed log, one made with another ruleset, or (unless
+    check_hash=False) one made with another version of the ruleset's text.
     """
     log = Log.from_json(log)
+    if check_hash and log.ruleset_hash != rules.hash:
+        raise LogError(f"log field 'ruleset_hash': the log was made with another version of the "
+                       f"ruleset ({log.ruleset_hash}, now {rules.hash}); replay it anyway with "
+                       "check_hash=False (regnum replay --any-version)")
     if log.ruleset != rules.name:
         raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
     if log.variant != rules.variant:

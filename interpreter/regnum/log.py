@@ -18,7 +18,7 @@ class LogError(ValueError):
 
 class LogMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player: int = Field(ge=0, description="seat of the deciding player")
+    player: int = Field(ge=0, strict=True, description="seat of the deciding player")
     action: str = Field(min_length=1)
     args: dict[str, Any] = Field(default_factory=dict)
 
@@ -37,8 +37,8 @@ class Log(BaseModel):
     ruleset: str = Field(description="the ruleset's game name")
     ruleset_hash: str = Field(description="hash of the ruleset text the game was played with")
     variant: str | None = None
-    players: int = Field(ge=1)
-    seed: int
+    players: int = Field(ge=1, strict=True)
+    seed: int = Field(strict=True)
     moves: list[LogMove] = Field(default_factory=list)
     result: LogResult | None = None
 

@@ -62,10 +62,27 @@ def test_malformed_log_json_gets_a_clean_error(tmp_path):
 
 def test_illegal_move_in_a_log_gets_its_index_and_rule(tmp_path):
     moves = [{"player": 0, "action": "pick", "args": {"card": "knight"}}]   # the Knight cannot come first
-    log = {"format": "regnum-log/1", "ruleset": "kings_road", "ruleset_hash": "x", "players": 2,
-           "seed": 0, "moves": moves}
+    import regnum as api
+    log = {"format": "regnum-log/1", "ruleset": "kings_road", "ruleset_hash": api.load("kings_road").hash,
+           "players": 2, "seed": 0, "moves": moves}
     (tmp_path / "game.json").write_text(json.dumps(log), encoding="utf-8")
     result = regnum("replay", "game.json", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     assert "move #0" in result.stderr and "pick.knight_last" in result.stderr
+
+    result = regnum("replay", "game.json", "--json", cwd=tmp_path)
+    assert result.returncode == 1
+    outcome = json.loads(result.stdout)
+    assert outcome["ok"] is False and outcome["error"]["index"] == 0
+    assert outcome["error"]["rule"] == "pick.knight_last"
+
+
+def test_a_log_of_another_version_of_the_ruleset_is_refused_unless_asked(tmp_path):
+    log = {"format": "regnum-log/1", "ruleset": "kings_road", "ruleset_hash": "0123456789abcdef",
+           "players": 2, "seed": 0, "moves": []}
+    (tmp_path / "game.json").write_text(json.dumps(log), encoding="utf-8")
+    result = regnum("replay", "game.json", cwd=tmp_path)
+    assert result.returncode == 1 and "ruleset_hash" in result.stderr
+    result = regnum("replay", "game.json", "--any-version", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr

@@ -33,11 +33,19 @@ def _read_log(log_file: Path) -> tuple[dict, object]:
         fail(f"{log_file}: invalid log: {detail}")
 
 
+def _json_failure(kind: str, message: str, **details) -> None:
+    """With --json a failure is still one JSON object on stdout (and exit code 1)."""
+    click.echo(json.dumps({"ok": False, "error": {"kind": kind, "message": message, **details}}))
+    raise SystemExit(1)
+
+
 @click.command()
 @click.argument("log_file", metavar="LOG_JSON", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--ruleset", "-r", help="Ruleset path or name (default: the one the log names).")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
-def replay(log_file: Path, ruleset: str | None, as_json: bool) -> None:
+@click.option("--any-version", is_flag=True,
+              help="Replay even if the log was made with another version of the ruleset's text.")
+def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool) -> None:
     """Check a game log move by move and print the outcome.
 
     Replays every move of LOG_JSON (written by `regnum play --log`, a fuzz failure or the
@@ -60,14 +68,19 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool) -> None:
     except FileNotFoundError as err:
         fail(f"error: {err}\nhint: pass the ruleset file with --ruleset")
     try:
-        game = regnum.replay(rules, data)
+        game = regnum.replay(rules, data, check_hash=not any_version)
     except api_error("IllegalMove") as err:
         index = getattr(err, "index", "?")
-        fail(f"move #{index}: {str(err).replace(f'move #{index}: ', '')}")
+        message = str(err).replace(f"move #{index}: ", "")
+        if as_json:
+            _json_failure("illegal_move", message, index=index, rule=err.rule, location=err.location)
+        fail(f"move #{index}: {message}")
     except api_error("LogError") as err:
+        if as_json:
+            _json_failure("invalid_log", str(err))
         fail(f"{log_file}: invalid log: {err}")
     if as_json:
-        outcome = {"ruleset": ruleset_label(rules, path), "players": len(game.scores),
+        outcome = {"ok": True, "ruleset": ruleset_label(rules, path), "players": len(game.scores),
                    "seed": getattr(log, "seed", None), "moves": game.move_count,
                    "is_over": game.is_over, "scores": list(game.scores),
                    "winners": list(game.winners) if game.is_over else []}

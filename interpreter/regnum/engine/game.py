@@ -145,13 +145,12 @@ class Game:
         stack = waiting_stack(self._state, move.player)
         if stack is None:
             waiting = ", ".join(f"P{p}" for p in self.to_move) or "nobody (the game is over)"
-            raise IllegalMove(move, f"P{move.player} is not to move; waiting for {waiting}", "flow")
+            raise IllegalMove(move, f"P{move.player} is not to move; waiting for {waiting}", "flow",
+                              self._asking_at(None))
         allowed = stack[-1][2]["$actions"]
         if move.action not in allowed:
-            action = self.model.actions.get(move.action)
             raise IllegalMove(move, f"'{move.action}' is not possible now; P{move.player} may "
-                              f"{' or '.join(allowed)}", "flow",
-                              str(action.span) if action else None)
+                              f"{' or '.join(allowed)}", "flow", self._asking_at(stack))
         chosen = None
         for name, args, env in self._candidates(move.player):
             if name == move.action and args == move.args:
@@ -195,6 +194,16 @@ class Game:
         self._state = state
         self._moves.append(move)
         self._cache = {}
+
+    def _asking_at(self, stack) -> str:
+        """Where the flow stands: the `ask` the game waits at (or the flow, once it is over)."""
+        flow = self._state.flow
+        stacks = [stack] if stack is not None else [flow["main"]] + [t["stack"] for t in flow["threads"] or ()]
+        for candidate in stacks:
+            if candidate and "$asked" in candidate[-1][2]:
+                name, pc, _ = candidate[-1]
+                return str(self.model.codes[name].spans[pc])
+        return str(self.model.codes["flow"].span)
 
     def play_many(self, moves) -> None:
         for move in moves:
