@@ -28,15 +28,15 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
     check_hash=False) one made with another version of the ruleset's text.
     """
     log = Log.from_json(log)
-    if check_hash and log.ruleset_hash != rules.hash:
-        raise LogError(f"log field 'ruleset_hash': the log was made with another version of the "
-                       f"ruleset ({log.ruleset_hash}, now {rules.hash}); replay it anyway with "
-                       "check_hash=False (regnum replay --any-version)")
     if log.ruleset != rules.name:
         raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
     if log.variant != rules.variant:
         raise LogError(f"log field 'variant': the log is for {log.variant or 'the base game'}, "
                        f"not {rules.variant or 'the base game'}")
+    if check_hash and log.ruleset_hash != rules.hash:
+        raise LogError(f"log field 'ruleset_hash': the log was made with another version of the "
+                       f"ruleset ({log.ruleset_hash}, now {rules.hash}); replay it anyway with "
+                       "check_hash=False (regnum replay --any-version)")
     if not rules.min_players <= log.players <= rules.max_players:
         raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")
     game = rules.new_game(log.players, log.seed)
