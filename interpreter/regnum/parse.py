@@ -60,7 +60,7 @@ def _describe_token(token: Token) -> str:
     if token.type == "_INDENT":
         return "an indented block"
     if token.type == "_DEDENT":
-        return "the end of a block"
+        return "end of a block"
     if token.type == "$END":
         return "end of file"
     return f"'{token.value}'"
@@ -130,6 +130,9 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         char = err.char
         span = Span(file, line, column, line, column + 1)
+        if char == '"':
+            return Diagnostic("E002", "error", "unterminated string", span,
+                              'a string ends with " on the same line it starts')
         return Diagnostic("E002", "error", f"unexpected character {char!r}", span,
                           _hint(err) or "strings use double quotes; names use letters, digits and _")
     if isinstance(err, UnexpectedToken):
@@ -149,7 +152,7 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
         expected = _expected(err)
         message = f"unexpected {_describe_token(token)}; expected {_expected_list(expected)}"
         hint = _hint(err)
-        if hint is None and token.type == "NAME":
+        if hint is None and str(token.value).isidentifier():
             words = [w for w in _KEYWORDS if w.upper() in expected]
             hint = did_you_mean(str(token.value), words)
         return Diagnostic("E001", "error", message, span, hint)
