@@ -55,10 +55,12 @@ class Ruleset:
         return [(kind, name, str(span)) for kind, name, span in self.model.rules]
 
     def new_game(self, players: int, seed: int = 0, narrate: bool = True) -> Game:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
-                             f"not {players}")
-        return Game.start(self, players, int(seed), narrate)
+                             f"not {players!r}")
+        if type(seed) is not int:
+            raise ValueError(f"a seed is an integer, not {seed!r}")
+        return Game.start(self, players, seed, narrate)
 
     def game_from_json(self, text: str | bytes | dict) -> Game:
         """A game saved with `Game.to_json()`; raises regnum.LogError naming a bad field."""

@@ -245,3 +245,33 @@ def test_rules_that_wait_stay_in_the_vm_and_the_rest_are_native():
         <= set(model.natives)
     assert "phase:choose_cards" not in model.natives      # it asks the players
     assert "phase:choose_cards" in model.codes
+
+
+def test_games_are_equal_when_their_states_are_whatever_the_order_of_simultaneous_picks():
+    rules = regnum.load("kings_road")
+    a, b = rules.new_game(2), rules.new_game(2)
+    a.play(Move(0, "pick", {"card": "dark_tower"}))
+    a.play(Move(1, "pick", {"card": "witch"}))
+    b.play(Move(1, "pick", {"card": "witch"}))
+    b.play(Move(0, "pick", {"card": "dark_tower"}))
+    assert a == b and a.to_json() != b.to_json()   # the logs differ, the states do not
+    b.play(Move(0, "pick", {"card": "temple_ruins"}))
+    assert a != b
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.observation(7), lambda g: g.observation("a"), lambda g: g.legal_moves(-1),
+    lambda g: g.render(2),
+])
+def test_bad_seats_are_refused(call):
+    game = regnum.load("kings_road").new_game(2)
+    with pytest.raises(ValueError, match="seats of this game are 0–1"):
+        call(game)
+
+
+def test_bad_player_counts_and_seeds_are_refused_with_their_value():
+    rules = regnum.load("kings_road")
+    with pytest.raises(ValueError, match=r"not '3'"):
+        rules.new_game(players="3")
+    with pytest.raises(ValueError, match=r"a seed is an integer, not 'x'"):
+        rules.new_game(3, seed="x")

@@ -137,20 +137,25 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None
     click.echo(f"{ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
     for line in game.events:
         click.echo(line)
+    outcome = "quit"
     try:
-        outcome = _play_loop(game, agents, max_moves, show_board=not quiet_board)
-    except _Quit as quit_:
-        outcome = "eof" if quit_.input_ended else "quit"
-    notes = {
-        "over": f"game over after {game.move_count} moves",
-        "limit": f"stopped after {game.move_count} moves (--max-moves); the game is not over",
-        "quit": f"game abandoned after {game.move_count} moves",
-        "eof": f"input ended: game abandoned after {game.move_count} moves",
-    }
-    click.echo(notes[outcome])
-    standings(game, "Final standings" if outcome == "over" else "Standings", kinds)
+        try:
+            outcome = _play_loop(game, agents, max_moves, show_board=not quiet_board)
+        except _Quit as quit_:
+            outcome = "eof" if quit_.input_ended else "quit"
+        notes = {
+            "over": f"game over after {game.move_count} moves",
+            "limit": f"stopped after {game.move_count} moves (--max-moves); the game is not over",
+            "quit": f"game abandoned after {game.move_count} moves",
+            "eof": f"input ended: game abandoned after {game.move_count} moves",
+        }
+        click.echo(notes[outcome])
+        standings(game, "Final standings" if outcome == "over" else "Standings", kinds)
+    finally:
+        # The log is written whatever happened to the terminal (a closed pipe, say).
+        if log_file is not None:
+            log_file.write_text(game.log.to_json(), encoding="utf-8")
     if log_file is not None:
-        log_file.write_text(game.log.to_json(), encoding="utf-8")
         click.echo(f"log written to {log_file}")
     if outcome == "eof":
         raise click.exceptions.Exit(1)

@@ -133,6 +133,8 @@ class Game:
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
         """Every legal move of every player to move (or of one player)."""
+        if player is not None:
+            self._seat(player)
         seats = self.to_move if player is None else [player]
         return [Move(p, name, args) for p in seats for name, args, _ in self._candidates(p)]
 
@@ -230,16 +232,25 @@ class Game:
         return canonical_json(self.to_dict())
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Game) and self.to_json() == other.to_json()
+        """Same ruleset, seats and state — however the moves that led there were ordered."""
+        return (isinstance(other, Game) and self.model.hash == other.model.hash
+                and self.players == other.players
+                and canonical_json(self._state.to_dict()) == canonical_json(other._state.to_dict()))
 
     __hash__ = None
 
     # ── views ──
-    def observation(self, player: int) -> dict:
-        return observe.observation(self, player)
+    def _seat(self, player) -> int:
+        if type(player) is not int or not 0 <= player < self.players:
+            raise ValueError(f"seats of this game are 0–{self.players - 1}, not {player!r}")
+        return player
+
+    def observation(self, player: int | None) -> dict:
+        """What seat `player` may see (None: a spectator, who sees only what is public)."""
+        return observe.observation(self, None if player is None else self._seat(player))
 
     def render(self, player: int | None = None) -> str:
-        return observe.render(self, player)
+        return observe.render(self, None if player is None else self._seat(player))
 
     def check_invariants(self) -> list[str]:
         """The messages of every ruleset invariant that does not hold now."""
