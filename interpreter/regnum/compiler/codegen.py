@@ -1,6 +1,6 @@
 """Expressions to Python source, compiled once into one function per expression.
 
-A rule such as `card.kind != witch or count(chosen(player)) == 0` becomes a single
+A rule such as `card.kind != special or count(chosen(player)) == 0` becomes a single
 `lambda c, e: …` whose body reads the state directly, instead of a tree of small
 closures calling each other: the interpreter's hottest path (listing legal moves)
 runs at the speed of ordinary Python code.
