@@ -397,6 +397,7 @@ class VarDecl:
     per_player: bool
     type: TypeRef
     init: Expr
+    visibility: str = "public"  # public | owner (per-player only: its seat sees it) | hidden
     kind = "var"
 
 

@@ -106,8 +106,9 @@ class _Builder(Transformer):
         return (str(c[0]), self.tk(c[0]))
 
     def var_decl(self, meta, c):
-        name, per_player, type_, init = c
-        return ast.VarDecl(self.sp(meta), str(name), per_player is not None, type_, init)
+        name, per_player, type_, init, visibility = c
+        return ast.VarDecl(self.sp(meta), str(name), per_player is not None, type_, init,
+                           str(visibility) if visibility is not None else "public")
 
     def per_player(self, meta, c):
         return True

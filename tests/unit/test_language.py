@@ -275,3 +275,28 @@ def test_bad_player_counts_and_seeds_are_refused_with_their_value():
         rules.new_game(players="3")
     with pytest.raises(ValueError, match=r"a seed is an integer, not 'x'"):
         rules.new_game(3, seed="x")
+
+
+def test_secret_variables_are_shown_only_to_whom_they_may_be(tmp_path):
+    rules = load(tmp_path, """
+    game bids "Bids"
+    players 2..2
+    var bid per player: int = 0, owner
+    var pot: int = 0, hidden
+    flow:
+        simultaneously for p in players:
+            ask p to offer
+        for p in players:
+            add bid(p) to pot
+    action offer(amount in [1, 2, 3]):
+        set bid(player) = amount
+    """)
+    game = rules.new_game(2)
+    game.play(Move(0, "offer", {"amount": 3}))
+    assert game.observation(0)["player_vars"][0]["bid"] == 3
+    assert game.observation(1)["player_vars"][0]["bid"] == "hidden"
+    assert game.observation(None)["player_vars"][0]["bid"] == "hidden"
+    assert "bid=3" not in game.render(1) and "bid=3" in game.render(0)
+    game.play(Move(1, "offer", {"amount": 1}))
+    assert game.state.vars["pot"] == 4
+    assert game.observation(0)["vars"]["pot"] == "hidden"

@@ -32,6 +32,11 @@ def check_declarations(program: Program) -> list[Diagnostic]:
         out += _board(program, board)
     for zone in program.of_kind("zone"):
         out += _zone(program, zone)
+    for var in program.of_kind("var"):
+        if var.visibility == "owner" and not var.per_player:
+            out.append(Diagnostic("E119", "error", f"variable '{var.name}' has no owner: only a "
+                                  "'per player' variable can be shown to its owner", token_span(var.span, var.name),
+                                  "write 'var NAME per player: …, owner', or 'hidden'"))
     return out
 
 

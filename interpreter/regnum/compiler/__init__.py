@@ -100,7 +100,8 @@ class _Compiler:
             invariants=[self._invariant(d) for d in p.of_kind("invariant")],
             winner_keys=self._winner(winner), winner_var=winner.var if winner else "p",
             winner_span=winner.span if winner else flow.span,
-            rules=rules, natives=self.natives, native_spans=stmts.native.spans,
+            rules=rules, natives=self.natives,
+            secret_vars={d.name: d.visibility for d in p.of_kind("var") if d.visibility != "public"}, native_spans=stmts.native.spans,
             natives_fire=natives_fire, trigger_of=trigger_of,
         )
 

@@ -126,6 +126,7 @@ class Model:
     winner_var: str
     winner_span: Span | None
     rules: list                 # [(kind, name, span)]: everything coverage counts
+    secret_vars: dict = field(default_factory=dict)    # var name -> "owner" | "hidden" (the rest is public)
     natives: dict = field(default_factory=dict)        # code name -> Python function (native.py)
     native_spans: dict = field(default_factory=dict)   # generated file -> {line: span}
     natives_fire: bool = False  # every trigger is native: fired triggers are called, not pushed

@@ -42,11 +42,24 @@ def observation(game, viewer: int | None) -> dict:
         "is_over": game.is_over,
         "scores": game.scores,
         "winners": game.winners,
-        "vars": _plain(state.vars),
-        "player_vars": _plain(state.pvars),
+        "vars": _plain(_visible_vars(game, state.vars, None, viewer)),
+        "player_vars": [_plain(_visible_vars(game, row, seat, viewer)) for seat, row in enumerate(state.pvars)],
         "zones": zones,
         "moves": game.move_count,
     }
+
+
+def _visible_vars(game, row: dict, seat, viewer) -> dict:
+    """A row of variables as `viewer` may see it: secret ones show as "hidden"."""
+    secret = game.model.secret_vars
+    if not secret:
+        return row
+    shown = {}
+    for name, value in row.items():
+        vis = secret.get(name)
+        visible = vis is None or (vis == "owner" and seat is not None and seat == viewer)
+        shown[name] = value if visible else "hidden"
+    return shown
 
 
 def _plain(value):
@@ -77,8 +90,10 @@ def render(game, viewer: int | None = None) -> str:
     lines = [f"{game.model.title} — {game.players} players, move {game.move_count}"
              + (" (over)" if game.is_over else f", to move: {', '.join(f'P{p}' for p in game.to_move)}")]
     if state.vars:
-        lines.append("  " + "  ".join(f"{k}={_short(v)}" for k, v in state.vars.items()))
+        row = _visible_vars(game, state.vars, None, viewer)
+        lines.append("  " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()))
     for p, row in enumerate(state.pvars):
+        row = _visible_vars(game, row, p, viewer)
         lines.append(f"  P{p}: " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()))
     for fam in game.model.zones.values():
         for index, key in fam.keys.items():
