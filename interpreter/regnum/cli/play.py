@@ -45,10 +45,22 @@ class _Quit(Exception):
         self.input_ended = input_ended
 
 
-def _ask_human(game, seat: int):
+def _hand_over(seat: int) -> None:
+    """Several humans share one screen: clear it and wait for the next one before showing a hand."""
+    try:
+        click.prompt(f"\n── pass the keyboard to seat {seat}, then press Enter ──", default="",
+                     show_default=False, prompt_suffix="")
+    except click.Abort:
+        raise _Quit(input_ended=True) from None
+    click.clear()
+
+
+def _ask_human(game, seat: int, shared_screen: bool = False):
     moves = moves_of(game, seat)
     if not moves:
         raise StuckGame(f"seat {seat} must move but has no legal move (after {game.move_count} moves)")
+    if shared_screen:
+        _hand_over(seat)
     click.echo(f"\n── seat {seat} to move ──")
     click.echo(game.render(seat))
     for number, move in enumerate(moves, 1):
@@ -86,7 +98,8 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
             if seat in agents:
                 game.play(agents[seat].choose(game, seat))
             else:
-                move = _ask_human(game, seat)
+                humans = [p for p in range(game.players) if p not in agents]
+                move = _ask_human(game, seat, shared_screen=len(humans) > 1)
                 try:
                     game.play(move)
                 except api_error("IllegalMove") as err:
@@ -117,7 +130,8 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None
     """Play a game in the terminal, any mix of humans and random bots.
 
     Seats are numbered from 0. A human sees their own view of the game and the numbered
-    legal moves of their seat, and types a number (q quits). After each move the new
+    legal moves of their seat, and types a number (q quits). With several humans at one
+    screen, the screen is cleared and the next seat presses Enter before seeing their hand. After each move the new
     narration is printed, and the public board unless --quiet-board; at the end, the final
     standings. --log writes a log that `regnum replay` checks and reruns.
 
