@@ -48,10 +48,12 @@ class _Quit(Exception):
 def _hand_over(seat: int) -> None:
     """Several humans share one screen: clear it and wait for the next one before showing a hand."""
     try:
-        click.prompt(f"\n── pass the keyboard to seat {seat}, then press Enter ──", default="",
-                     show_default=False, prompt_suffix="")
+        answer = click.prompt(f"\n── pass the keyboard to seat {seat}, then press Enter (q quits) ──",
+                              default="", show_default=False, prompt_suffix="")
     except click.Abort:
         raise _Quit(input_ended=True) from None
+    if answer.strip().lower() in ("q", "quit", "exit"):
+        raise _Quit(input_ended=False)
     click.clear()
 
 
