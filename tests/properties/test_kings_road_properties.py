@@ -58,6 +58,15 @@ def moves_of(players: int, seed: int, move_seed: int, limit: int = MOVE_BOUND):
     return game, moves
 
 
+def part_played(players: int, seed: int, moves: list, cut: float):
+    """(k, a new game with the first k = cut·len(moves) of `moves` played)."""
+    k = int(cut * len(moves))
+    game = RULES.new_game(players=players, seed=seed)
+    for move in moves[:k]:
+        game.play(move)
+    return k, game
+
+
 # ── after every move ──────────────────────────────────────────────────────────
 
 @examples(200)
@@ -104,10 +113,7 @@ def test_same_seed_and_moves_give_the_same_game(players, seed, move_seed):
 @given(players=players_st, seed=seeds_st, move_seed=seeds_st, cut=st.floats(0, 1))
 def test_json_round_trip_and_the_restored_game_continues_identically(players, seed, move_seed, cut):
     full, moves = moves_of(players, seed, move_seed)
-    k = int(cut * len(moves))
-    game = RULES.new_game(players=players, seed=seed)
-    for move in moves[:k]:
-        game.play(move)
+    k, game = part_played(players, seed, moves, cut)
     text = game.to_json()
     restored = RULES.game_from_json(text)
     assert restored.to_json() == text
@@ -125,10 +131,7 @@ def test_json_round_trip_and_the_restored_game_continues_identically(players, se
 @given(players=players_st, seed=seeds_st, move_seed=seeds_st, cut=st.floats(0, 1))
 def test_replaying_the_log_reproduces_the_game(players, seed, move_seed, cut):
     full, moves = moves_of(players, seed, move_seed)
-    k = int(cut * len(moves))
-    game = RULES.new_game(players=players, seed=seed)
-    for move in moves[:k]:
-        game.play(move)
+    k, game = part_played(players, seed, moves, cut)
     for g in (game, full):
         log = g.log.to_json()
         assert regnum.replay(RULES, log).to_json() == g.to_json()
@@ -176,10 +179,7 @@ def test_observations_never_show_another_players_chosen_cards(players, seed, mov
 @given(players=players_st, seed=seeds_st, move_seed=seeds_st, cut=st.floats(0, 1))
 def test_copy_is_independent(players, seed, move_seed, cut):
     _, moves = moves_of(players, seed, move_seed)
-    k = int(cut * len(moves))
-    game = RULES.new_game(players=players, seed=seed)
-    for move in moves[:k]:
-        game.play(move)
+    k, game = part_played(players, seed, moves, cut)
     snapshot = game.to_json()
     clone = game.copy()
     assert clone.to_json() == snapshot and clone == game

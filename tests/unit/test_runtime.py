@@ -350,18 +350,6 @@ def test_runaway_ruleset_is_stopped_with_a_location(tmp_path, name):
 
 @pytest.mark.parametrize("loop", ["pass", "create 1 token(owner: player) in pool(player)"])
 def test_runaway_move_is_stopped_and_leaves_the_state_unchanged(tmp_path, loop):
-    rules = toy(tmp_path, f"""
-        flow:
-            for p in players:
-                ask p to spin
-        action spin():
-            repeat until false:
-                {loop}
-        """)
-    game = rules.new_game(2)
-    before = game.to_json()
-    events = list(game.events)
-    err = limit(lambda: game.play(Move(0, "spin", {})))
     body = f"""
         flow:
             for p in players:
@@ -370,6 +358,11 @@ def test_runaway_move_is_stopped_and_leaves_the_state_unchanged(tmp_path, loop):
             repeat until false:
                 {loop}
         """
+    rules = toy(tmp_path, body)
+    game = rules.new_game(2)
+    before = game.to_json()
+    events = list(game.events)
+    err = limit(lambda: game.play(Move(0, "spin", {})))
     # The loop that never ends, or the statement in it that ran out of room.
     assert err.diagnostics[0].span.line in (line_of(body, "repeat until false"), line_of(body, loop))
     assert game.to_json() == before and game.events == events
