@@ -69,7 +69,10 @@ class Game:
     # ── reading ──
     @property
     def to_move(self) -> list[int]:
-        return to_move(self._state)
+        seats = self._cache.get("to_move")
+        if seats is None:
+            seats = self._cache["to_move"] = to_move(self._state)
+        return list(seats)
 
     @property
     def is_over(self) -> bool:
@@ -116,7 +119,7 @@ class Game:
                    result=result)
 
     def _candidates(self, player: int) -> list:
-        cached = self._cache.get(player)
+        cached = self._cache.get(("moves", player))
         if cached is not None:
             return cached
         stack = waiting_stack(self._state, player)
@@ -128,7 +131,7 @@ class Game:
                 with guarded(action.span, f"while listing the moves of '{name}'"):
                     found = decisions.candidates(ctx, action, player)
                 out.extend((name, args, env) for args, env in found)
-        self._cache[player] = out
+        self._cache[("moves", player)] = out
         return out
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
