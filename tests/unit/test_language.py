@@ -300,3 +300,39 @@ def test_secret_variables_are_shown_only_to_whom_they_may_be(tmp_path):
     game.play(Move(1, "offer", {"amount": 1}))
     assert game.state.vars["pot"] == 4
     assert game.observation(0)["vars"]["pot"] == "hidden"
+
+
+def test_a_rule_treats_each_call_by_the_kind_of_its_arguments(tmp_path):
+    # Rules are compiled once per kind of arguments: a seat shows as P0, a zone passed by
+    # reference is moved as a whole or counted as its pieces, a number stays a number.
+    rules = load(tmp_path, """
+    game spec "Spec"
+    players 2..2
+    piece c:
+        v: int = 0
+    zone z: public
+    zone y: public
+    zone w: public
+    setup:
+        create 3 c() in z
+    rule show(a):
+        announce "{a}"
+    rule mv(a, dest):
+        move a to dest
+    rule cnt(a):
+        let k = a
+        announce "{count(k)}"
+    flow:
+        run show([1, 2])
+        run show(z)
+        run show(1)
+        run show(first(p for p in players))
+        run cnt([1])
+        run cnt(z)
+        run mv(z[0], y)
+        run mv(z, w)
+        announce "{count(y)} {count(w)} {[p + 10 for p in players]}"
+    """)
+    game = rules.new_game(2)
+    assert game.events == ["[1, 2]", "[c, c, c]", "1", "P0", "1", "3", "1 2 [10, 11]"]
+    assert game.hits["rule:show"] == 4 and game.hits["rule:mv"] == 2

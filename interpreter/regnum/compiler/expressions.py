@@ -44,7 +44,9 @@ class ExprCompiler:
                 return self.kind(decl.body, {})
             return None
         if isinstance(node, ast.Binary) and node.op == "+":
-            return self.kind(node.left, scope) or self.kind(node.right, scope)
+            # Lists joined keep their kind of items; a seat plus a number is just a number.
+            kinds = {self.kind(node.left, scope), self.kind(node.right, scope)}
+            return next((k for k in ("pieces", "players") if k in kinds), None)
         if isinstance(node, ast.Call):
             fam = self.zones.get(node.func)
             if fam is not None:

@@ -19,6 +19,10 @@ class Code:
     span: Span
     ops: list = field(default_factory=list)     # instruction closures
     spans: list = field(default_factory=list)   # the statement span of each instruction
+    cover: str = ""            # the name coverage counts it under (a specialised copy counts as its rule)
+
+    def __post_init__(self):
+        self.cover = self.cover or self.name
 
 
 @dataclass

@@ -88,16 +88,20 @@ class NativeCompiler:
         self.allowed = allowed
         self.spans: dict = {}        # generated file name -> {line: span}
         self._ids = itertools.count()
+        self._compiled: dict = {}    # (name, argument kinds) -> function name
         self.gen.ns.setdefault("ZoneRef", ZoneRef)
         self.gen.ns.setdefault("_format", format_value)
 
     def compile(self, name: str, decl, param_names, param_kinds: dict) -> str:
-        """The namespace name of the function for procedure `name` (compiled once)."""
-        fname = self.gen.ns.get(f"__native_name_{name}")
+        """The namespace name of the function for procedure `name`, specialised to the kinds of
+        its arguments (a rule run with a seat and with a number compiles twice, so each call
+        reads and shows its values as what they are)."""
+        signature = (name, tuple(sorted((k, str(v)) for k, v in param_kinds.items())))
+        fname = self._compiled.get(signature)
         if fname is not None:
             return fname
         fname = f"_n{next(self._ids)}_{decl.name}"
-        self.gen.ns[f"__native_name_{name}"] = fname
+        self._compiled[signature] = fname
         binds = {}
         params = []
         for param in param_names:
@@ -110,11 +114,14 @@ class NativeCompiler:
         outer, self._current = self._current, name
         self._block(src, 1, decl.body, binds)
         self._current = outer
-        filename = f"<regnum native {name}>"
+        filename = f"<regnum native {fname}>"
         self.spans[filename] = src.spans
         exec(compile("\n".join(src.lines) + "\n", filename, "exec"), self.gen.ns)
-        self.natives[name] = self.gen.ns[fname]
+        self.natives.setdefault(name, self.gen.ns[fname])
         return fname
+
+    def function(self, fname: str):
+        return self.gen.ns[fname]
 
     # ── helpers ──
     def _e(self, node, binds) -> str:

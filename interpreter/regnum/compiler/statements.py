@@ -39,6 +39,7 @@ class StmtCompiler:
         self.actions = actions
         self.branches: list = []   # (coverage name, span) of every if/elif branch
         self.native = None         # a NativeCompiler, when procedures may be compiled to Python
+        self.signatures: dict = {} # procedure -> {argument kinds: code name}
         self._label = 0
 
     def procedure(self, name: str, kind: str, span, body, scope: dict) -> Code:
@@ -196,22 +197,31 @@ class StmtCompiler:
                  for p, a in zip(params, s.args)}
         if self.native is not None and callee in self.native.allowed:
             # Never waits: a plain Python function, called directly (native.py).
-            self.native.compile(callee, target, params, kinds)
-            natives = self.native.natives
+            fn = self.native.function(self.native.compile(callee, target, params, kinds))
 
             def run_native(c, f):
                 f[1] += 1
-                natives[callee](c, *[a(c, f[2]) for a in args])
+                fn(c, *[a(c, f[2]) for a in args])
             self._emit(code, run_native, s.span)
             return
-        if callee not in self.codes:  # compile on first use, so parameters know their kinds
-            self.procedure(callee, target.kind, target.span, target.body, kinds)
+        callee = self._specialised(callee, target, kinds)
 
         def run(c, f):
             env = {p: a(c, f[2]) for p, a in zip(params, args)}
             f[1] += 1
             c.push(callee, env)
         self._emit(code, run, s.span)
+
+    def _specialised(self, callee: str, target, kinds: dict) -> str:
+        """The code of `callee` compiled for these argument kinds (one per distinct signature)."""
+        signature = tuple(sorted((k, str(v)) for k, v in kinds.items()))
+        known = self.signatures.setdefault(callee, {})
+        if signature not in known:
+            name = callee if not known and callee not in self.codes else f"{callee}~{len(known) + 1}"
+            known[signature] = name
+            code = self.procedure(name, target.kind, target.span, target.body, kinds)
+            code.cover = callee
+        return known[signature]
 
     def _arg(self, node, scope):
         if self.x.is_zone(node, scope):

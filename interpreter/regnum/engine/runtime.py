@@ -63,7 +63,7 @@ class Ctx:
     def push(self, code_name: str, env: dict) -> None:
         if len(self.stack) >= MAX_DEPTH:
             raise _Overflow(f"rules call each other more than {MAX_DEPTH} deep (runaway recursion?)")
-        self.hit(code_name)
+        self.hit(self.model.codes[code_name].cover)
         self.stack.append([code_name, 0, env])
 
     def spawn(self, block: str, threads: list) -> None:
