@@ -137,6 +137,12 @@ class _Collector:
     def remove(self, decl: ast.RemoveDecl) -> None:
         p = self.p
         target = p.decls.get(decl.target)
+        if decl.target_kind not in NAMED_KINDS + SINGLETON_KINDS:
+            p.diagnostics.append(_error("E502", f"'{decl.target_kind}' is not a kind of declaration",
+                                        _name_span(decl, decl.target_kind),
+                                        did_you_mean(decl.target_kind, NAMED_KINDS + SINGLETON_KINDS)
+                                        or "write: remove KIND NAME (remove rule bonus)"))
+            return
         if decl.target_kind in SINGLETON_KINDS and decl.target_kind == decl.target:
             if p.singletons.pop(decl.target, None) is None:
                 p.diagnostics.append(_error("E502", f"the base has no {decl.target} to remove", decl.span))
@@ -149,6 +155,7 @@ class _Collector:
             return
         self._forget_members(target)
         del p.decls[decl.target]
+        p.imported.discard(decl.target)
 
 
 def _display_path(path: Path) -> str:
@@ -158,10 +165,11 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def load_program(path: str | Path) -> Program:
+def load_program(path: str | Path, _chain: tuple = ()) -> Program:
     """Read a ruleset (or a variant of one) with its imports into one Program."""
     path = Path(path)
     from .source import Span
+
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
     except UnicodeDecodeError as err:
@@ -174,15 +182,25 @@ def load_program(path: str | Path) -> Program:
     display = _display_path(path)
     module = build_module(text, display)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    variant = next((d for d in module.decls if isinstance(d, ast.VariantDecl)), None)
+    variants = [d for d in module.decls if isinstance(d, ast.VariantDecl)]
+    variant = variants[0] if variants else None
+    misplaced = variants[1:] + ([variant] if variant is not None and module.decls[0] is not variant else [])
+    if misplaced:
+        raise RulesetError([_error("E506", "a variant file names its base once, in its first declaration",
+                                   _name_span(d, "variant"), "start the file with: variant NAME of \"base.rules\"")
+                            for d in misplaced])
     if variant is not None:
-        base_path = (path.parent / variant.base)
-        if not base_path.exists():
-            base_path = resources.data_dir("rulesets") / variant.base
-        if not base_path.exists():
+        base_path = _find_base(path, variant.base)
+        if base_path is None:
             raise RulesetError([_error("E503", f"variant base '{variant.base}' not found", variant.span,
-                                       "the base is a path relative to the variant file")])
-        program = load_program(base_path)
+                                       "the base is a path relative to the variant file, or a bundled "
+                                       "ruleset's file name")])
+        chain = _chain + (path.resolve(),)
+        if base_path.resolve() in chain:
+            raise RulesetError([_error("E505", "variant bases form a cycle: " + " → ".join(
+                p.name for p in chain + (base_path.resolve(),)), _name_span(variant, variant.name),
+                "a variant's base must be a ruleset, or a variant of one, that does not lead back here")])
+        program = load_program(base_path, chain)
         program.path = display
         program.variant = variant.name
         program.text_hash = hashlib.sha256((program.text_hash + digest).encode()).hexdigest()[:16]
@@ -193,8 +211,28 @@ def load_program(path: str | Path) -> Program:
     return program
 
 
+def _find_base(variant_path: Path, base: str) -> Path | None:
+    for candidate in (variant_path.parent / base, resources.data_dir("rulesets") / base):
+        if candidate.is_file():
+            return candidate
+    try:
+        return resources.find_ruleset(base.removesuffix(".rules"))
+    except FileNotFoundError:
+        return None
+
+
 def _apply(program: Program, module: ast.Module, patch: bool) -> None:
     collector = _Collector(program)
+    if patch:  # a variant may replace a declaration of its base once, not twice
+        seen: dict = {}
+        for decl in module.decls:
+            key = (decl.kind, decl.name) if decl.kind not in ("import", "variant") else None
+            if key is None:
+                continue
+            if key in seen:
+                program.diagnostics.append(_error("E102", f"'{decl.name}' is declared twice in this variant",
+                                                  _name_span(decl), f"the first one is at {seen[key].span}"))
+            seen.setdefault(key, decl)
     for decl in module.decls:
         if isinstance(decl, ast.ImportDecl):
             for name, span in decl.modules:

@@ -42,7 +42,8 @@ def _imports(program: Program, refs: set) -> list[Diagnostic]:
     out = []
     for decl, _ in program.imports:
         for module, span in decl.modules:
-            names = [n for n in program.imported if program.decls[n].span.file == f"stdlib/{module}.rules"]
+            names = [n for n in program.imported
+                     if n in program.decls and program.decls[n].span.file == f"stdlib/{module}.rules"]
             if not names:
                 continue
             if any(program.decls[n].kind == "invariant" for n in names) or from_user & set(names):
