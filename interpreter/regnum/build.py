@@ -158,10 +158,20 @@ class _Builder(Transformer):
     def scoring_decl(self, meta, c):
         name, params, majority, *clauses = c
         measure, var, source = majority
-        opts = dict(clauses)
+        opts = {}
+        for key, value in clauses:
+            if key in opts:
+                self.errors.append(Diagnostic("E006", "error", f"'{key}' is given twice in scoring '{name}'",
+                                              self._clause_span(key, value, meta),
+                                              "a scoring states each of pays, places, needs, ties, into once"))
+            opts[key] = value
         return ast.ScoringDecl(self.sp(meta), str(name), params or (), measure, var, source,
                                opts.get("pays"), opts.get("places"), opts.get("needs"),
                                opts.get("ties", ()), opts.get("into"))
+
+    def _clause_span(self, key, value, meta) -> Span:
+        span = getattr(value, "span", None) or (value[0].span if isinstance(value, tuple) and value else None)
+        return span or self.sp(meta)
 
     def majority_rule(self, meta, c):
         return (c[0], str(c[1]), c[2])
@@ -203,7 +213,13 @@ class _Builder(Transformer):
         return ast.InvariantDecl(self.sp(meta), str(c[0]), c[1], message)
 
     def winner_decl(self, meta, c):
-        return ast.WinnerDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
+        keys = tuple(c[1:])
+        for key in keys[:-1]:
+            if key.order == "shared":
+                self.errors.append(Diagnostic("E007", "error", "'shared' ends the winner's chain: "
+                                              "players still tied after every key share the victory",
+                                              key.span, "move 'then shared' to the end, or leave it out"))
+        return ast.WinnerDecl(self.sp(meta), str(c[0]), keys)
 
     def winner_order(self, meta, c):
         return ast.WinnerKey(self.sp(meta), str(c[0]), c[1])

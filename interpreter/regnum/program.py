@@ -90,7 +90,12 @@ class _Collector:
             return
         existing = p.decls.get(decl.name)
         if existing is not None and decl.name in p.imported and not imported:
-            replace = True  # a ruleset's own declaration shadows a stdlib one of the same name
+            if existing.kind != decl.kind:
+                p.diagnostics.append(_error("E102", f"'{decl.name}' is already a {existing.kind} of "
+                                            f"{existing.span.file}", _name_span(decl),
+                                            "a declaration may replace a stdlib one of the same kind only"))
+                return
+            replace = True  # a ruleset's own declaration shadows a stdlib one of the same kind
             p.imported.discard(decl.name)
         if existing is not None and not replace:
             p.diagnostics.append(_error("E102", f"'{decl.name}' is already defined as a {existing.kind}",
@@ -121,7 +126,7 @@ class _Collector:
 
     def _member(self, name, span, owner, table) -> None:
         p = self.p
-        if name in table or name in p.decls:
+        if name in p.enum_members or name in p.board_nodes or name in p.decls:
             p.diagnostics.append(_error("E102", f"'{name}' is already defined", span))
             return
         table[name] = owner

@@ -283,7 +283,7 @@ class NativeCompiler:
         self._block(src, d + 1, s.body, inner)
 
     def _RepeatStmt(self, src, d, s, binds):
-        src.add(d, f"for _ in range({self._e(s.count, binds)}):", s.span)
+        src.add(d, f"for _ in range(c.times({self._e(s.count, binds)})):", s.span)
         self._tick(src, d + 1, s.span)
         self._block(src, d + 1, s.body, binds)
 

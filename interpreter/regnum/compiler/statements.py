@@ -181,7 +181,10 @@ class StmtCompiler:
         names = tuple(n for n, _ in s.actions)
 
         def ask(c, f):
-            f[2]["$asked"] = player(c, f[2])
+            seat = player(c, f[2])
+            if type(seat) is not int or not 0 <= seat < c.n:
+                raise EvalError(f"ask: {seat!r} is not a seat of this game (0–{c.n - 1})")
+            f[2]["$asked"] = seat
             f[2]["$actions"] = list(names)
             return ASK
         self._emit(code, ask, s.span)
@@ -340,8 +343,8 @@ class StmtCompiler:
 
         def start(c, f):
             n = count(c, f[2])
-            if not isinstance(n, int):
-                raise EvalError(f"repeat needs a number of times, not {n!r}")
+            if type(n) is not int or n < 0:
+                raise EvalError(f"repeat needs a number of times (0 or more), not {n!r}")
             f[2][left] = n
             f[1] += 1
         self._emit(code, start, s.span)

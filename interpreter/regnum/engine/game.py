@@ -59,8 +59,8 @@ class Game:
                     continue
                 state.zones[key] = []
         state._owned = set(state.zones)
-        run_stack(ctx, [["setup", 0, {}]])
-        state.flow = {"main": [["flow", 0, {}]], "threads": None}
+        ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
+        state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
         return game
 
     def _ctx(self, state: State) -> Ctx:

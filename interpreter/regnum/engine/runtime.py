@@ -109,6 +109,8 @@ class Ctx:
                 self.move_piece(piece, key)
 
     def move_top(self, n: int, source: str, dest: str) -> None:
+        if type(n) is not int or n < 0:
+            raise EvalError(f"move: the number of pieces must be 0 or more, not {n!r}")
         have = self.state.zones[source]
         if n > len(have):
             raise EvalError(f"move {n} from a zone holding {len(have)}")
@@ -116,6 +118,8 @@ class Ctx:
             self.move_piece(self.state.zones[source][-1], dest)
 
     def create_many(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
+        if type(n) is not int or n < 0:
+            raise EvalError(f"create: the number of pieces must be 0 or more, not {n!r}")
         for _ in range(n):
             self.create_piece(piece_type, values, label, key)
 
@@ -154,6 +158,11 @@ class Ctx:
         elif type(value) is list and len(value) > MAX_LIST:
             raise _Overflow(f"a list grew past {MAX_LIST} items (runaway growth?)")
         return value
+
+    def times(self, n) -> int:
+        if type(n) is not int or n < 0:
+            raise EvalError(f"repeat needs a number of times (0 or more), not {n!r}")
+        return n
 
     def runaway(self) -> None:
         raise _Overflow(f"more than {self.max_steps} steps without a decision: a loop that never "
