@@ -336,3 +336,25 @@ def test_a_rule_treats_each_call_by_the_kind_of_its_arguments(tmp_path):
     game = rules.new_game(2)
     assert game.events == ["[1, 2]", "[c, c, c]", "1", "P0", "1", "3", "1 2 [10, 11]"]
     assert game.hits["rule:show"] == 4 and game.hits["rule:mv"] == 2
+
+
+def test_equal_pieces_are_one_option_and_different_ones_are_told_apart(tmp_path):
+    rules = load(tmp_path, """
+    game coins "Coins"
+    players 2..2
+    piece coin:
+        value: int
+    zone purse: public
+    zone table: public
+    setup:
+        create 1 coin(value: 1) in purse
+        create 2 coin(value: 3) in purse
+    flow:
+        ask 0 to spend
+    action spend(c in purse):
+        move c to table
+    """)
+    game = rules.new_game(2)
+    assert [m.args["c"] for m in game.legal_moves()] == ["coin#0", "coin#1"]
+    game.play(Move(0, "spend", {"c": "coin#1"}))
+    assert [game.state.pieces[i]["value"] for i in game.state.zones["table"]] == [3]

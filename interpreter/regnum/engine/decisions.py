@@ -22,13 +22,18 @@ def _piece_labels(ctx: Ctx, values: list) -> dict:
             by_label.setdefault(pieces[v]["label"], []).append(v)
     labels = {}
     for label, ids in by_label.items():
-        first = pieces[ids[0]]
-        if len(ids) == 1 or all(pieces[i] == first for i in ids[1:]):
-            for i in ids:
-                labels[i] = label
-        else:
-            for i in ids:
-                labels[i] = f"{label}#{i}"
+        groups: list[list[int]] = []  # pieces equal in every field share one name
+        for i in ids:
+            for group in groups:
+                if pieces[group[0]] == pieces[i]:
+                    group.append(i)
+                    break
+            else:
+                groups.append([i])
+        for group in groups:
+            name = label if len(groups) == 1 else f"{label}#{group[0]}"
+            for i in group:
+                labels[i] = name
     return labels
 
 

@@ -103,7 +103,11 @@ def render(game, viewer: int | None = None) -> str:
             if _visible(fam, index, viewer):
                 lines.append(f"  {key}: {_describe_group(state, ids)}")
             else:
-                lines.append(f"  {key}: {len(ids)} hidden")
+                shown = [i for i in ids if i in state.revealed]
+                text = f"  {key}: {len(ids)} hidden"
+                if shown:
+                    text += f"; revealed: {_describe_group(state, shown)}"
+                lines.append(text)
     return "\n".join(lines)
 
 
