@@ -15,3 +15,11 @@ def test_the_readme_python_example_runs(capsys):
     game, replayed = namespace["game"], namespace["replayed"]
     assert game.is_over and replayed == game
     assert max(game.scores) >= 40
+
+
+def test_the_tutorial_python_example_runs():
+    text = (README.parent / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "docs/tutorial.md", "exec"), namespace)
+    assert namespace["game"].is_over
