@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer, v_args
 
 from . import ast
 from .diagnostics import Diagnostic, RulesetError

@@ -138,7 +138,6 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
     if isinstance(err, UnexpectedToken):
         token = err.token
         if token.type == "$END" or token.line is None:
-            line_text = SourceRegistry.line(file, line)
             span = Span(file, line, column, line, column + 1)
         else:
             width = max(len(str(token.value)), 1) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1

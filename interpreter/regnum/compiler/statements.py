@@ -91,7 +91,6 @@ class StmtCompiler:
 
     def _assign(self, target, value_node, scope, span, add: bool):
         value = self.x.expr(value_node, scope)
-        program = self.x.program
         if isinstance(target, ast.Name):
             name = target.name
             if name in scope:

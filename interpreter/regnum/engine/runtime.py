@@ -19,7 +19,6 @@ from .state import State
 MAX_STEPS = 2_000_000     # instructions per decision: a loop that never asks is runaway
 MAX_PIECES = 100_000
 MAX_DEPTH = 200           # nested rule calls
-MAX_EVENTS = 100_000
 MAX_LIST = 1_000_000      # items in one list value
 MAX_INT = 2 ** 62         # numbers stay well inside 64 bits
 MAX_CANDIDATES = 100_000  # legal moves of one player at one decision
