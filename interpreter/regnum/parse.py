@@ -6,6 +6,7 @@ stay usable as names wherever a keyword cannot stand.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from lark import Lark, Token, Tree
@@ -124,6 +125,33 @@ def _expected(err: UnexpectedToken) -> set:
         return set(err.expected)
 
 
+def _opener(lines: list[str], line: int, column: int):
+    """(bracket, line, column) of a bracket opened on an earlier line and still open at
+    (line, column): newlines inside brackets do not end a statement, so such a mistake
+    surfaces lines later."""
+    stack: list[tuple[str, int, int]] = []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for number in range(1, min(line, len(lines)) + 1):
+        text = lines[number - 1]
+        if number == line:
+            text = text[:column - 1]
+        in_string = False
+        for col, char in enumerate(text, 1):
+            if char == '"' and (col == 1 or text[col - 2] != "\\"):
+                in_string = not in_string
+            elif in_string:
+                continue
+            elif char == "#":
+                break
+            elif char in "([{":
+                stack.append((char, number, col))
+            elif char in pairs and stack and stack[-1][0] == pairs[char]:
+                stack.pop()
+    if stack and stack[-1][1] < line:
+        return stack[-1]
+    return None
+
+
 def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
     line = max(getattr(err, "line", 1) or 1, 1)
     column = max(getattr(err, "column", 1) or 1, 1)
@@ -199,8 +227,15 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
                 return tree
             break
         line = diagnostic.span.line
+        opener = _opener(lines, line, diagnostic.span.column)
+        if opener is not None:
+            char, number, col = opener
+            diagnostic = dataclasses.replace(
+                diagnostic, hint=f"the '{char}' opened at line {number}, column {col} is still open")
         if not any(d.span.line == line for d in found):
             found.append(diagnostic)
+        if opener is not None:  # the mistake is the open bracket: set its line aside instead
+            line = opener[1]
         if not _set_aside(lines, line, tried):
             break
     raise RulesetError(found)

@@ -37,3 +37,12 @@ def test_a_bad_declaration_line_does_not_hide_the_next_declarations():
 def test_a_correct_file_parses_once():
     tree = parse_text('game t "T"\nplayers 2..2\nflow:\n    pass\n', "fine.rules")
     assert tree.data == "start"
+
+
+def test_a_bracket_left_open_is_named_where_it_was_opened():
+    text = 'game t "T"\nplayers 2..2\nflow:\n    let xs = [1, 2\n    pass\n    annouce "x"\n'
+    with pytest.raises(RulesetError) as err:
+        parse_text(text, "open.rules")
+    first, second = err.value.diagnostics
+    assert (first.span.line, first.hint) == (5, "the '[' opened at line 4, column 14 is still open")
+    assert (second.span.line, second.hint) == (6, "did you mean 'announce'?")
