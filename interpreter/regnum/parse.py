@@ -212,6 +212,7 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
     lines = text.split("\n")
     found: list[Diagnostic] = []
     tried: dict[int, int] = {}
+    changed: set[int] = set()
     while len(found) < MAX_SYNTAX_ERRORS:
         try:
             tree = parser().parse("\n".join(lines), start=start)
@@ -227,6 +228,8 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
                 return tree
             break
         line = diagnostic.span.line
+        if found and _caused_by_recovery(diagnostic, lines, changed, found[-1].span.line):
+            break  # what is left may be an echo of our own edits: report only what is certain
         opener = _opener(lines, line, diagnostic.span.column)
         if opener is not None:
             char, number, col = opener
@@ -234,35 +237,64 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
                 diagnostic, hint=f"the '{char}' opened at line {number}, column {col} is still open")
         if not any(d.span.line == line for d in found):
             found.append(diagnostic)
-        if opener is not None:  # the mistake is the open bracket: set its line aside instead
+        if opener is not None:  # the mistake is the open bracket: set its statement aside instead
             line = opener[1]
-        if not _set_aside(lines, line, tried):
+        edited = _set_aside(lines, line, tried)
+        if not edited:
             break
+        changed |= edited
     raise RulesetError(found)
 
 
-def _set_aside(lines: list[str], line: int, tried: dict[int, int]) -> bool:
-    """Neutralise line `line` (1-based) and the block it opens; False when nothing is left to try.
+def _caused_by_recovery(diagnostic: Diagnostic, lines: list[str], changed: set[int], last: int) -> bool:
+    """Whether an error found after setting lines aside may come from that edit, not the user."""
+    line = diagnostic.span.line
+    if line in changed or line <= last or "end of file" in diagnostic.message:
+        return True
+    previous = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
+    return "an indented block" in diagnostic.message and (previous is None or previous in changed
+                                                          or previous + 1 in changed)
 
-    A statement line becomes `pass` at its indentation, which keeps its block valid; if that
-    fails too, or at the top level, the line is blanked.
-    """
+
+# Blocks whose lines are statements: a line set aside there becomes `pass`, which keeps the
+# block valid. Elsewhere (piece fields, board lines, scoring clauses) it is blanked.
+_STATEMENT_BLOCKS = ("flow", "setup", "phase", "rule", "trigger", "action", "if", "elif", "else",
+                     "for", "repeat", "while", "simultaneously")
+
+
+def _set_aside(lines: list[str], line: int, tried: dict[int, int]) -> set[int]:
+    """Neutralise line `line` (1-based) and the block it opens; the lines changed (none: give up)."""
     index = line - 1
     if not 0 <= index < len(lines):
-        return False
+        return set()
     attempts = tried.get(line, 0)
     if attempts >= 2:
-        return False
+        return set()
     tried[line] = attempts + 1
     original = lines[index]
-    indent = len(original) - len(original.lstrip())
+    indent = len(original.expandtabs(4)) - len(original.expandtabs(4).lstrip())
+    edited = {line}
     for j in range(index + 1, len(lines)):  # the block this line opens goes with it
-        stripped = lines[j].strip()
-        if stripped and not stripped.startswith("#") and len(lines[j]) - len(lines[j].lstrip()) <= indent:
+        text = lines[j].expandtabs(4)
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and len(text) - len(text.lstrip()) <= indent:
             break
+        if lines[j]:
+            edited.add(j + 1)
         lines[j] = ""
-    lines[index] = " " * indent + "pass" if indent and attempts == 0 else ""
-    return True
+    in_statements = indent and attempts == 0 and _enclosing_header(lines, index, indent) in _STATEMENT_BLOCKS
+    lines[index] = " " * indent + "pass" if in_statements else ""
+    return edited
+
+
+def _enclosing_header(lines: list[str], index: int, indent: int) -> str:
+    """The first word of the line that opens the block holding line `index`."""
+    for j in range(index - 1, -1, -1):
+        text = lines[j].expandtabs(4)
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and len(text) - len(text.lstrip()) < indent:
+            return stripped.split()[0].rstrip(":")
+    return ""
 
 
 def _next_code_line(file: str, after: int) -> int:
@@ -279,13 +311,22 @@ def _next_code_line(file: str, after: int) -> int:
 
 
 def _dedent_line(text: str) -> int:
-    """The first line whose indentation matches no open block (for E003)."""
+    """The first line whose indentation matches no open block (for E003).
+
+    Tabs count as 4 columns, as the parser counts them, and lines that continue an open
+    bracket are not indentation.
+    """
     stack = [0]
+    depth = 0
     for number, raw in enumerate(text.splitlines(), 1):
-        stripped = raw.lstrip(" ")
-        if not stripped or stripped.startswith("#"):
+        line = raw.expandtabs(4)
+        stripped = line.lstrip(" ")
+        code = stripped.split("#", 1)[0] if '"' not in stripped else stripped
+        starts_inside = depth > 0
+        depth = max(0, depth + sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}"))
+        if not stripped or stripped.startswith("#") or starts_inside:
             continue
-        indent = len(raw) - len(stripped)
+        indent = len(line) - len(stripped)
         if indent > stack[-1]:
             stack.append(indent)
             continue

@@ -228,15 +228,17 @@ def _find_base(variant_path: Path, base: str) -> Path | None:
 
 def _apply(program: Program, module: ast.Module, patch: bool) -> None:
     collector = _Collector(program)
+    duplicates: set = set()
     if patch:  # a variant may replace a declaration of its base once, not twice
         seen: dict = {}
         for decl in module.decls:
-            key = (decl.kind, decl.name) if decl.kind not in ("import", "variant") else None
-            if key is None:
+            if decl.kind in ("import", "variant"):
                 continue
+            key = decl.kind if decl.kind in SINGLETON_KINDS else decl.name
             if key in seen:
                 program.diagnostics.append(_error("E102", f"'{decl.name}' is declared twice in this variant",
                                                   _name_span(decl), f"the first one is at {seen[key].span}"))
+                duplicates.add(id(decl))
             seen.setdefault(key, decl)
     for decl in module.decls:
         if isinstance(decl, ast.ImportDecl):
@@ -251,7 +253,7 @@ def _apply(program: Program, module: ast.Module, patch: bool) -> None:
                 program.diagnostics.append(_error("E504", "'remove' is only allowed in a variant", decl.span,
                                                   "start the file with: variant NAME of \"base.rules\""))
             continue
-        if isinstance(decl, ast.VariantDecl):
+        if isinstance(decl, ast.VariantDecl) or id(decl) in duplicates:
             continue
         collector.add(decl, replace=patch)
 

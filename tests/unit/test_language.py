@@ -358,3 +358,25 @@ def test_equal_pieces_are_one_option_and_different_ones_are_told_apart(tmp_path)
     assert [m.args["c"] for m in game.legal_moves()] == ["coin#0", "coin#1"]
     game.play(Move(0, "spend", {"c": "coin#1"}))
     assert [game.state.pieces[i]["value"] for i in game.state.zones["table"]] == [3]
+
+
+def test_coverage_of_a_rule_compiled_for_several_kinds_of_arguments_is_counted_once(tmp_path):
+    rules = load(tmp_path, TOKENS + """
+    zone tray: public
+    rule show(x):
+        if true:
+            add 1 to placed
+    flow:
+        run show(1)
+        run show(first(p for p in players))
+        run show(tray)
+        ask 0 to wait
+    action wait():
+        run show(2)
+    """)
+    game = rules.new_game(2)
+    branches = [name for kind, name, _ in rules.rules if kind == "branch"]
+    assert branches == [f"branch:rule:show@{branches[0].rsplit('@')[1]}"]
+    assert game.hits[branches[0]] == 3 and game.hits["rule:show"] == 3
+    game.play(Move(0, "wait", {}))
+    assert game.hits[branches[0]] == 4 and game.hits["rule:show"] == 4

@@ -46,3 +46,25 @@ def test_a_bracket_left_open_is_named_where_it_was_opened():
     first, second = err.value.diagnostics
     assert (first.span.line, first.hint) == (5, "the '[' opened at line 4, column 14 is still open")
     assert (second.span.line, second.hint) == (6, "did you mean 'announce'?")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # one mistake in a block of fields: nothing made up after it
+    ('piece card:\n    power int\nflow:\n    pass\n', [4]),
+    # two mistakes in a board's lines: both, and only them
+    ('board m: graph\n    nodes a b\n    nodes c\n    edges a -\n    edges a - c\nflow:\n    pass\n', [4, 6]),
+    # a bracket left open in a scoring: reported once, where the statement stops
+    ('def h(p) = 1\nscoring s():\n    majority h(p) for p in players\n    pays [1\n    places 2\n'
+     'flow:\n    pass\n', [7]),
+])
+def test_recovery_reports_the_mistakes_and_nothing_it_made_up(body, expected):
+    with pytest.raises(RulesetError) as err:
+        parse_text('game t "T"\nplayers 2..2\n' + body, "blocks.rules")
+    assert [d.span.line for d in err.value.diagnostics] == expected
+
+
+def test_tabs_and_bracket_continuations_do_not_confuse_the_indentation_check():
+    text = 'game t "T"\nplayers 2..2\nflow:\n\tif true:\n\t\tlet w = [1,\n      2]\n\t\tpass\n      announce "x"\n'
+    with pytest.raises(RulesetError) as err:
+        parse_text(text, "tabs.rules")
+    assert [(d.code, d.span.line) for d in err.value.diagnostics] == [("E003", 8)]

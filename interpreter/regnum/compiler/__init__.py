@@ -88,7 +88,8 @@ class _Compiler:
                     stmts.procedure(f"{kind}:{decl.name}", kind, decl.span, decl.body,
                                     {param: None for param in decl.params})
                 rules.append((kind, decl.name, decl.span))
-        rules.extend(("branch", name, span) for name, span in stmts.branches)
+        # One entry per `if`/`elif`, however many specialised copies of its rule were compiled.
+        rules.extend(("branch", name, span) for name, span in dict(stmts.branches).items())
         players = p.players
         winner = p.singletons.get("winner")
         return Model(

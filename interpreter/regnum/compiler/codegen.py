@@ -34,6 +34,13 @@ def _attr(c, v, name):
     raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
 
 
+def _seat(c, p):
+    """A seat number, checked: a per-player value of a seat that does not exist is an error."""
+    if type(p) is int and 0 <= p < c.n:
+        return p
+    raise EvalError(f"{p!r} is not a seat of this game (seats are 0–{c.n - 1})")
+
+
 def _index(o, i):
     try:
         return o[i]
@@ -105,7 +112,7 @@ def _zone(keys, index, family):
         raise EvalError(f"{family}({index!r}) is not a zone") from None
 
 
-RUNTIME = {"_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_argbest": _argbest, "_connected": _connected, "_zone": _zone,
            "EvalError": EvalError}
 
@@ -246,7 +253,7 @@ class CodeGen:
                 return f"c.state.zones[_zone({keys}, {args[0]}, {name!r})]"
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
-                return f"c.state.pvars[{args[0]}][{name!r}]"
+                return f"c.state.pvars[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
                 return f"{self._def(decl, [x.kind(a, kinds) for a in node.args])}(c, {', '.join(args)})"

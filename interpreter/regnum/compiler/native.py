@@ -185,7 +185,8 @@ class NativeCompiler:
             else:
                 src.add(d, f"c.state.vars[{target.name!r}] {op} {value}", span)
         elif isinstance(target, ast.Call):
-            src.add(d, f"c.state.pvars[{self._e(target.args[0], binds)}][{target.func!r}] {op} {value}", span)
+            src.add(d, f"c.state.pvars[_seat(c, {self._e(target.args[0], binds)})][{target.func!r}] {op} {value}",
+                    span)
         elif isinstance(target, ast.Attribute):
             src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
         else:

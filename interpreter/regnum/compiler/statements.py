@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import ast
 from ..builtins import EvalError
 from ..engine.state import ZoneRef
+from .codegen import _seat
 from .expressions import CompileError, ExprCompiler
 from .model import Code
 
@@ -42,8 +43,8 @@ class StmtCompiler:
         self.signatures: dict = {} # procedure -> {argument kinds: code name}
         self._label = 0
 
-    def procedure(self, name: str, kind: str, span, body, scope: dict) -> Code:
-        code = Code(name, kind, span)
+    def procedure(self, name: str, kind: str, span, body, scope: dict, cover: str = "") -> Code:
+        code = Code(name, kind, span, cover=cover)
         self.codes[name] = code
         self._block(code, body, dict(scope))
         return code
@@ -111,7 +112,7 @@ class StmtCompiler:
 
             def set_player_var(c, f):
                 v, p = value(c, f[2]), player(c, f[2])
-                row = c.state.pvars[p]
+                row = c.state.pvars[_seat(c, p)]
                 row[name] = c.fit(row[name] + v if add else v)
                 f[1] += 1
             return set_player_var
@@ -221,8 +222,7 @@ class StmtCompiler:
         if signature not in known:
             name = callee if not known and callee not in self.codes else f"{callee}~{len(known) + 1}"
             known[signature] = name
-            code = self.procedure(name, target.kind, target.span, target.body, kinds)
-            code.cover = callee
+            self.procedure(name, target.kind, target.span, target.body, kinds, cover=callee)
         return known[signature]
 
     def _arg(self, node, scope):
@@ -278,7 +278,7 @@ class StmtCompiler:
             cond = self.x.expr(cond_node, scope)
             skip = [0]
 
-            branch = f"branch:{code.name}@{cond_node.span.line}"
+            branch = f"branch:{code.cover}@{cond_node.span.line}"
             self.branches.append((branch, cond_node.span))
 
             def test(c, f, cond=cond, skip=skip, branch=branch):
@@ -303,7 +303,7 @@ class StmtCompiler:
         source = self.x.expr(source_node, scope)
         items, index = self._fresh("items"), self._fresh("i")
         inner = dict(scope)
-        inner[var] = {"players": "player", "pieces": "piece"}.get(self.x.kind(source_node, scope))
+        inner[var] = {"players": "player", "pieces": "piece", "zone": "piece"}.get(self.x.kind(source_node, scope))
         cond = self.x.expr(cond_node, inner) if cond_node is not None else None
 
         def start(c, f):
