@@ -57,12 +57,23 @@ class MapLit:
 
 
 @node
+class CompFor:
+    """A further `for x in xs where c` clause of a comprehension (the first is inline)."""
+
+    span: Span
+    var: str
+    source: "Expr"
+    cond: Optional["Expr"]
+
+
+@node
 class ListComp:
     span: Span
     element: "Expr"
     var: str
     source: "Expr"
     cond: Optional["Expr"]
+    more: tuple = ()  # of CompFor: `[e for a in as for b in bs]`
 
 
 @node
@@ -75,6 +86,30 @@ class Aggregate:
     var: str
     source: "Expr"
     cond: Optional["Expr"]
+    more: tuple = ()  # of CompFor
+
+
+@node
+class RandomExpr:
+    """`random one of xs` / `random N of xs`: the value of a let or set, drawn from the
+    game's seeded generator (the only expression with an effect: it advances the generator)."""
+
+    span: Span
+    count: Optional["Expr"]  # None: one item
+    source: "Expr"
+
+
+@node
+class DataFile:
+    """`const NAME from "file.json"`: the value read from a data file beside the ruleset.
+
+    `value` is filled in when the program is loaded (program.py), which also checks the file.
+    """
+
+    span: Span
+    path: str
+    value: object = None
+    digest: str = ""
 
 
 @node
@@ -132,7 +167,7 @@ class Template:
 
 
 Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, MapLit, ListComp,
-             Aggregate, Call, Attribute, Index, Unary, Binary, IfExpr]
+             Aggregate, Call, Attribute, Index, Unary, Binary, IfExpr, RandomExpr, DataFile]
 
 
 # ── Types ────────────────────────────────────────────────────────────────────
@@ -394,11 +429,51 @@ class ZoneDecl:
 class VarDecl:
     span: Span
     name: str
-    per_player: bool
+    index: Optional[str]  # None (one value), "player", or a board or enum name (one value per index)
     type: TypeRef
     init: Expr
     visibility: str = "public"  # public | owner (per-player only: its seat sees it) | hidden
+    index_span: Optional[Span] = None
     kind = "var"
+
+    @property
+    def per_player(self) -> bool:
+        return self.index == "player"
+
+    @property
+    def per_index(self) -> bool:
+        """One value per cell of a board or member of an enum (a table, not a per-player row)."""
+        return self.index is not None and self.index != "player"
+
+
+@node
+class OptionDecl:
+    """`option NAME: TYPE = DEFAULT`: chosen when a game is created, then fixed; its
+    `require` clauses say which values a game accepts."""
+
+    span: Span
+    name: str
+    type: TypeRef
+    default: Expr
+    requires: tuple = ()
+    kind = "option"
+
+
+@node
+class ViewDecl:
+    """`view BOARD(CELL): TEXT on COLOUR`: how the terminal draws each cell of a board."""
+
+    span: Span
+    board: str
+    board_span: Span
+    var: str
+    text: Expr
+    colour: Optional[Expr]
+    kind = "view"
+
+    @property
+    def name(self) -> str:
+        return f"view {self.board}"
 
 
 @node
@@ -452,6 +527,7 @@ class Clause:
     name: str
     cond: Expr
     message: Optional[str]
+    per: tuple = ()  # prefer only: (name, span) of the parameters the preference is grouped by
 
 
 @node
@@ -469,6 +545,7 @@ class ActionDecl:
     requires: tuple
     prefers: tuple
     body: tuple
+    label: Optional["Template"] = None  # how a move of this action reads (`label "build at {h}"`)
     kind = "action"
 
 
@@ -519,6 +596,7 @@ class TriggerDecl:
     index_var: Optional[str]
     cond: Optional[Expr]
     body: tuple
+    event: str = "enters"  # "enters" | "leaves"
     kind = "trigger"
 
 

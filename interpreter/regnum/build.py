@@ -68,6 +68,18 @@ class _Builder(Transformer):
     def const_decl(self, meta, c):
         return ast.ConstDecl(self.sp(meta), str(c[0]), c[1])
 
+    def data_decl(self, meta, c):
+        return ast.ConstDecl(self.sp(meta), str(c[0]), ast.DataFile(self.tk(c[1]), _unquote(c[1])))
+
+    def option_decl(self, meta, c):
+        name, type_, default, *requires = c
+        clauses = tuple(x[1] for x in requires if x is not None)
+        return ast.OptionDecl(self.sp(meta), str(name), type_, default, clauses)
+
+    def view_decl(self, meta, c):
+        board, var, text, colour = c
+        return ast.ViewDecl(self.sp(meta), str(board), self.tk(board), str(var), text, colour)
+
     def enum_decl(self, meta, c):
         return ast.EnumDecl(self.sp(meta), str(c[0]), tuple((str(t), self.tk(t)) for t in c[1:]))
 
@@ -106,12 +118,13 @@ class _Builder(Transformer):
         return (str(c[0]), self.tk(c[0]))
 
     def var_decl(self, meta, c):
-        name, per_player, type_, init, visibility = c
-        return ast.VarDecl(self.sp(meta), str(name), per_player is not None, type_, init,
-                           str(visibility) if visibility is not None else "public")
+        name, index, type_, init, visibility = c
+        index_name, index_span = (None, None) if index is None else index
+        return ast.VarDecl(self.sp(meta), str(name), index_name, type_, init,
+                           str(visibility) if visibility is not None else "public", index_span)
 
-    def per_player(self, meta, c):
-        return True
+    def var_index(self, meta, c):
+        return (str(c[0]), self.tk(c[0]))
 
     def def_decl(self, meta, c):
         return ast.DefDecl(self.sp(meta), str(c[0]), c[1] or (), c[2])
@@ -133,11 +146,20 @@ class _Builder(Transformer):
 
     def action_decl(self, meta, c):
         name, params, *rest = c
+        clauses = ("require", "prefer", "label")
         requires = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "require")
         prefers = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "prefer")
-        body = tuple(x for x in rest if not (isinstance(x, tuple) and x and x[0] in ("require", "prefer")))
+        labels = [x[1] for x in rest if isinstance(x, tuple) and x and x[0] == "label"]
+        for extra in labels[1:]:
+            self.errors.append(Diagnostic("E006", "error", f"action '{name}' has two labels", extra.span,
+                                          "an action has one label"))
+        body = tuple(x for x in rest if not (isinstance(x, tuple) and x and x[0] in clauses))
         return ast.ActionDecl(self.sp(meta), str(name), params or (),
-                              tuple(x[1] for x in requires), tuple(x[1] for x in prefers), body)
+                              tuple(x[1] for x in requires), tuple(x[1] for x in prefers), body,
+                              labels[0] if labels else None)
+
+    def label_clause(self, meta, c):
+        return ("label", self._template(c[0]))
 
     def action_params(self, meta, c):
         return tuple(c)
@@ -153,7 +175,12 @@ class _Builder(Transformer):
         return ("require", self._clause(meta, c))
 
     def prefer_clause(self, meta, c):
-        return ("prefer", self._clause(meta, c))
+        name, per, cond, *message = c
+        clause = self._clause(meta, [name, cond] + message)
+        return ("prefer", ast.Clause(clause.span, clause.name, clause.cond, clause.message, per or ()))
+
+    def prefer_per(self, meta, c):
+        return tuple((str(t), self.tk(t)) for t in c)
 
     def scoring_decl(self, meta, c):
         name, params, majority, *clauses = c
@@ -204,9 +231,9 @@ class _Builder(Transformer):
         return ast.TiebreakDecl(self.sp(meta), str(c[0]), c[1])
 
     def trigger_decl(self, meta, c):
-        name, piece_var, zone, index_var, cond, body = c
+        name, piece_var, event, zone, index_var, cond, body = c
         return ast.TriggerDecl(self.sp(meta), str(name), str(piece_var), str(zone), self.tk(zone),
-                               None if index_var is None else str(index_var), cond, body)
+                               None if index_var is None else str(index_var), cond, body, str(event))
 
     def invariant_decl(self, meta, c):
         message = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
@@ -359,7 +386,17 @@ class _Builder(Transformer):
         return ast.Call(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
 
     def aggregate(self, meta, c):
-        return ast.Aggregate(self.sp(meta), str(c[0]), c[1], str(c[2]), c[3], c[4])
+        first, *more = c[2:]
+        return ast.Aggregate(self.sp(meta), str(c[0]), c[1], first.var, first.source, first.cond, tuple(more))
+
+    def comp_for(self, meta, c):
+        return ast.CompFor(self.sp(meta), str(c[0]), c[1], c[2])
+
+    def random_one(self, meta, c):
+        return ast.RandomExpr(self.sp(meta), None, c[0])
+
+    def random_many(self, meta, c):
+        return ast.RandomExpr(self.sp(meta), c[0], c[1])
 
     def int_lit(self, meta, c):
         if len(c[0]) > 18:
@@ -387,7 +424,8 @@ class _Builder(Transformer):
         return ast.ListLit(self.sp(meta), c[0] or ())
 
     def list_comp(self, meta, c):
-        return ast.ListComp(self.sp(meta), c[0], str(c[1]), c[2], c[3])
+        first, *more = c[1:]
+        return ast.ListComp(self.sp(meta), c[0], first.var, first.source, first.cond, tuple(more))
 
     def map_lit(self, meta, c):
         return ast.MapLit(self.sp(meta), c[0] or ())
@@ -398,8 +436,17 @@ class _Builder(Transformer):
     def entries(self, meta, c):
         return tuple(x for x in c if x is not None)
 
-    def entry(self, meta, c):
+    def name_entry(self, meta, c):
         return (str(c[0]), self.tk(c[0]), c[1])
+
+    def text_entry(self, meta, c):
+        return (_unquote(c[0]), self.tk(c[0]), c[1])
+
+    def number_entry(self, meta, c):
+        return (int(c[0]), self.tk(c[0]), c[1])
+
+    def negative_entry(self, meta, c):
+        return (-int(c[0]), self.tk(c[0]), c[1])
 
     # ── announce templates ──
     def _template(self, token: Token) -> ast.Template:

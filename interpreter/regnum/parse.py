@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -18,6 +19,14 @@ from .diagnostics import Diagnostic, RulesetError, did_you_mean
 from .source import SourceRegistry, Span
 
 
+# Multi-line expressions: a line break outside brackets does not end a statement when the
+# next line is indented deeper than the statement's first line and either begins with one
+# of these words or operators, or the line before ends with one (`=`, `,`, `and`, …).
+_CONTINUES_LINE = frozenset({"and", "or", "not", "then", "else", "where", "in", "+", "-", "*", "//",
+                             "%", "==", "!=", "<", "<=", ">", ">="})
+_ENDS_UNFINISHED = _CONTINUES_LINE | {"=", ","}
+
+
 class _Indentation(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
@@ -25,6 +34,39 @@ class _Indentation(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+    text = ""               # the text being parsed (set by parse_text), to see what follows a line break
+
+    def process(self, stream):
+        return super().process(_join_continued_lines(stream, self.text, self.tab_len))
+
+
+_NEXT_WORD = re.compile(r"[ \t]*(//|==|!=|<=|>=|[-+*%<>]|[A-Za-z_]\w*)")
+
+
+def _join_continued_lines(stream, text: str, tab_len: int):
+    """Drop the line breaks that continue an expression (see _CONTINUES_LINE) before the
+    indenter sees them, so a long condition can be written over several lines. The next
+    line is read from the text, not from the token stream: the lexer depends on the parser's
+    state, so a postlexer cannot look ahead."""
+    depth = 0
+    statement_indent = 0
+    previous = None
+    for token in stream:
+        if token.type in ("LPAR", "LSQB", "LBRACE"):
+            depth += 1
+        elif token.type in ("RPAR", "RSQB", "RBRACE"):
+            depth = max(0, depth - 1)
+        elif token.type == "_NL" and depth == 0:
+            indent = len(str(token).rsplit("\n", 1)[-1].expandtabs(tab_len))
+            following = _NEXT_WORD.match(text, token.end_pos or 0) if text else None
+            continued = indent > statement_indent and previous is not None and (
+                (previous.type not in ("NAME", "STRING", "INT") and str(previous) in _ENDS_UNFINISHED)
+                or (following is not None and following.group(1) in _CONTINUES_LINE))
+            if continued:
+                continue
+            statement_indent = indent
+        previous = token
+        yield token
 
 
 @functools.cache
@@ -203,6 +245,7 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
     """
     SourceRegistry.remember(file, text)
     if start == "expr":
+        parser().options.postlex.text = ""
         try:
             return parser().parse(text.strip(), start=start)
         except UnexpectedInput as err:
@@ -215,7 +258,9 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
     changed: set[int] = set()
     while len(found) < MAX_SYNTAX_ERRORS:
         try:
-            tree = parser().parse("\n".join(lines), start=start)
+            source = "\n".join(lines)
+            parser().options.postlex.text = source
+            tree = parser().parse(source, start=start)
         except UnexpectedInput as err:
             diagnostic = syntax_diagnostic(err, file)
         except DedentError:
