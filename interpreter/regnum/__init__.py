@@ -10,13 +10,13 @@ The public API (DESIGN §4). Everything not named here is internal.
 from __future__ import annotations
 
 from .diagnostics import Diagnostic, LimitExceeded, RulesetError
-from .engine.game import Game
+from .engine.game import Game, OptionError
 from .log import Log, LogError
 from .moves import IllegalMove, Move
 from .ruleset import Ruleset, load
 
 __all__ = ["load", "replay", "Ruleset", "Game", "Move", "IllegalMove", "RulesetError",
-           "LimitExceeded", "Diagnostic", "Log", "LogError"]
+           "LimitExceeded", "Diagnostic", "Log", "LogError", "OptionError"]
 __version__ = "0.1.0"
 
 
@@ -39,7 +39,10 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
                        "check_hash=False (regnum replay --any-version)")
     if not rules.min_players <= log.players <= rules.max_players:
         raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")
-    game = rules.new_game(log.players, log.seed)
+    try:
+        game = rules.new_game(log.players, log.seed, options=log.options)
+    except OptionError as err:
+        raise LogError(f"log field 'options': {err}") from None
     for index, record in enumerate(log.moves):
         move = Move(record.player, record.action, dict(record.args))
         try:

@@ -85,6 +85,11 @@ def _abs(x):
     return abs(x)
 
 
+def _text(x):
+    """`text(x)` is compiled with the kind of x known (a seat shows as P0); this is its fallback."""
+    return str(x)
+
+
 # name -> (min args, max args, implementation)
 FUNCTIONS = {
     "count": (1, 1, _count),
@@ -102,14 +107,9 @@ FUNCTIONS = {
     "sorted": (1, 1, _sorted),
     "unique": (1, 1, _unique),
     "abs": (1, 1, _abs),
+    "text": (1, 1, _text),
 }
 
-# Functions over a board's topology; the first argument names the board.
-BOARD_FUNCTIONS = {
-    "neighbours": (2, 2),   # neighbours(board, node) -> nodes joined to it
-    "connected": (3, 3),    # connected(board, start, allowed) -> the group of start within allowed
-    "adjacent": (3, 3),     # adjacent(board, a, b) -> bool
-}
 
 # Aggregates take a generator: f(expr for x in xs where cond).
 AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmax", "argmin", "first", "last")
@@ -117,6 +117,14 @@ AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmax", "argmin", "f
 # Built-in names usable as values.
 CONSTANT_NAMES = ("players",)
 
-ALL_CALLABLE = set(FUNCTIONS) | set(BOARD_FUNCTIONS) | {"argmax", "argmin"}
+# `can(player, action, …)`: whether the player has a legal move of one of the actions now.
+SPECIAL_CALLS = ("can",)
+
+# Functions over a board's topology (boards.py); the first argument names the board.
+from .boards import FUNCTIONS as _BOARD_IMPLEMENTATIONS  # noqa: E402 (boards needs EvalError above)
+
+BOARD_FUNCTIONS = {name: (lo, hi) for name, (lo, hi, _) in _BOARD_IMPLEMENTATIONS.items()}
+
+ALL_CALLABLE = set(FUNCTIONS) | set(BOARD_FUNCTIONS) | {"argmax", "argmin"} | set(SPECIAL_CALLS)
 
 __all__ = ["FUNCTIONS", "BOARD_FUNCTIONS", "AGGREGATES", "EvalError", "Diagnostic"]

@@ -39,6 +39,7 @@ class Log(BaseModel):
     variant: str | None = None
     players: int = Field(ge=1, strict=True)
     seed: int = Field(strict=True)
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's options, by name")
     moves: list[LogMove] = Field(default_factory=list)
     result: LogResult | None = None
 

@@ -54,13 +54,20 @@ class Ruleset:
         """(kind, name, location) of every rule the coverage report counts."""
         return [(kind, name, str(span)) for kind, name, span in self.model.rules]
 
-    def new_game(self, players: int, seed: int = 0, narrate: bool = True) -> Game:
+    @property
+    def options(self) -> dict:
+        """The options a game can be created with: name -> (type, location)."""
+        return {name: (spec.type, str(spec.span)) for name, spec in self.model.options.items()}
+
+    def new_game(self, players: int, seed: int = 0, narrate: bool = True, options: dict | None = None) -> Game:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
                              f"not {players!r}")
         if type(seed) is not int:
             raise ValueError(f"a seed is an integer, not {seed!r}")
-        return Game.start(self, players, seed, narrate)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options are a dict of option names to values, not {options!r}")
+        return Game.start(self, players, seed, narrate, options)
 
     def game_from_json(self, text: str | bytes | dict) -> Game:
         """A game saved with `Game.to_json()`; raises regnum.LogError naming a bad field."""

@@ -11,8 +11,12 @@ from ..diagnostics import Diagnostic
 from ..program import Program
 from .symbols import token_span
 
-BUILTIN_NAMES = (set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | set(builtins.AGGREGATES)
-                 | {"argmax", "argmin", "players", "score", "player"})
+# The grid functions (`cell`, `line`, `step`, …) came after rulesets had names of their own
+# such as a zone `cell`: they do not reserve their names. Using one such name for a zone or
+# a def only means the function cannot be called there (and a call is checked, not silent).
+_UNRESERVED = {"groups", "step", "line", "distance", "on_edge", "cell", "directions"}
+BUILTIN_NAMES = ((set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | set(builtins.AGGREGATES)
+                  | {"argmax", "argmin", "players", "score", "player", "can"}) - _UNRESERVED)
 
 
 # Declarations whose names stand for values in expressions (and so could hide a built-in).

@@ -25,11 +25,16 @@ def free_names(node, bound: frozenset = frozenset()) -> Iterator[tuple[str, Span
             yield from free_names(arg, bound)
         return
     if isinstance(node, (ast.ListComp, ast.Aggregate)):
-        yield from free_names(node.source, bound)
-        inner = bound | {node.var}
-        if node.cond is not None:
-            yield from free_names(node.cond, inner)
+        inner = bound
+        for var, source, cond in [(node.var, node.source, node.cond)] + [(m.var, m.source, m.cond)
+                                                                         for m in node.more]:
+            yield from free_names(source, inner)
+            inner = inner | {var}
+            if cond is not None:
+                yield from free_names(cond, inner)
         yield from free_names(node.element, inner)
+        return
+    if isinstance(node, ast.DataFile):
         return
     if isinstance(node, tuple):
         for item in node:

@@ -5,13 +5,16 @@ built here.
 """
 from __future__ import annotations
 
-from .. import ast, scoring
+from .. import ast, boards, scoring
 from ..builtins import EvalError
+from ..check.walk import free_names
 from ..diagnostics import Diagnostic, RulesetError
 from ..program import Program
 from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
-from .model import Action, Board, Clause, Invariant, Model, Param, PieceType, Scoring, Trigger, ZoneFamily
+from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
+                    View, ZoneFamily)
+from .options import type_check
 from . import native
 from .statements import StmtCompiler
 
@@ -35,6 +38,14 @@ def compile_program(program: Program) -> Model:
                                        anchor.span if anchor else NO_SPAN)]) from None
 
 
+class _BoardSettings(CompileError):
+    """A board whose settings cannot generate it: reported at once, never retried."""
+
+
+def _uses(node) -> set:
+    return {name for name, _, _ in free_names(node)}
+
+
 class _Compiler:
     def __init__(self, program: Program):
         self.p = program
@@ -47,11 +58,9 @@ class _Compiler:
     def run(self) -> Model:
         p = self.p
         self.exprs = ExprCompiler(p, self.consts, self.zones, self.boards)
-        for decl in p.of_kind("board"):
-            self._board(decl)
+        self._consts_and_boards()
         for decl in p.of_kind("zone"):
             self._zone(decl)
-        self._consts()
         actions = {d.name for d in p.of_kind("action")}
         stmts = StmtCompiler(self.exprs, self.codes, self.scorings, actions)
         self.natives: dict = {}
@@ -70,11 +79,12 @@ class _Compiler:
             for clause in decl.prefers:
                 rules.append(("prefer", f"{decl.name}.{clause.name}", clause.span))
         triggers: dict = {}
+        leave_triggers: dict = {}
         for decl in p.of_kind("trigger"):
             trig = self._trigger(decl, stmts)
-            triggers.setdefault(trig.zone, []).append(trig)
+            (leave_triggers if trig.event == "leaves" else triggers).setdefault(trig.zone, []).append(trig)
             rules.append(("trigger", decl.name, decl.span))
-        trigger_of = {t.body: t for ts in triggers.values() for t in ts}
+        trigger_of = {t.body: t for ts in list(triggers.values()) + list(leave_triggers.values()) for t in ts}
         natives_fire = bool(trigger_of) and all(name in self.natives for name in trigger_of)
         for decl in p.of_kind("scoring"):
             rules.append(("scoring", decl.name, decl.span))
@@ -103,19 +113,23 @@ class _Compiler:
             winner_span=winner.span if winner else flow.span,
             rules=rules, natives=self.natives,
             secret_vars={d.name: d.visibility for d in p.of_kind("var") if d.visibility != "public"}, native_spans=stmts.native.spans,
-            natives_fire=natives_fire, trigger_of=trigger_of,
+            natives_fire=natives_fire, trigger_of=trigger_of, leave_triggers=leave_triggers,
+            tables=self._tables(), options=self._options(), views=self._views(),
         )
 
     # ── data ──
     def _board(self, decl: ast.BoardDecl) -> None:
-        nodes = [n for n, _ in decl.nodes]
-        adjacency: dict = {n: [] for n in nodes}
-        for (a, _), (b, _) in decl.edges:
-            adjacency.setdefault(a, []).append(b)
-            adjacency.setdefault(b, []).append(a)
         settings = {name: _const_value(self.exprs, value) for name, _, value in decl.settings}
-        self.boards[decl.name] = Board(decl.name, decl.topology, nodes,
-                                       {k: tuple(v) for k, v in adjacency.items()}, settings, decl.span)
+        if decl.topology == "graph":
+            edges = [(a, b) for (a, _), (b, _) in decl.edges]
+            board = boards.graph(decl.name, [n for n, _ in decl.nodes], edges, settings, decl.span)
+        else:
+            try:
+                board = boards.GENERATORS[decl.topology](decl.name, settings, decl.span)
+            except boards.BoardError as err:
+                where = next((span for name, span, _ in decl.settings if name == err.setting), decl.span)
+                raise _BoardSettings(f"board '{decl.name}': {err}", where, "E312") from None
+        self.boards[decl.name] = board
 
     def _zone(self, decl: ast.ZoneDecl) -> None:
         if decl.index is None:
@@ -129,21 +143,28 @@ class _Compiler:
             keys = {m: f"{decl.name}#{m}" for m, _ in enum.members}
         self.zones[decl.name] = ZoneFamily(decl.name, decl.index, decl.visibility, keys, decl.span)
 
-    def _consts(self) -> None:
-        pending = list(self.p.of_kind("const"))
-        # Constants may refer to each other in any order: resolve what can be, repeatedly.
+    def _consts_and_boards(self) -> None:
+        pending = list(self.p.of_kind("const")) + list(self.p.of_kind("board"))
+        # Constants and board settings may refer to each other in any order: resolve what can
+        # be, repeatedly.
         while pending:
             progress = False
             for decl in list(pending):
                 try:
-                    self.consts[decl.name] = _const_value(self.exprs, decl.value)
+                    if decl.kind == "board":
+                        self._board(decl)
+                    else:
+                        self.consts[decl.name] = _const_value(self.exprs, decl.value)
+                except _BoardSettings:
+                    raise
                 except (CompileError, EvalError, KeyError, TypeError, AttributeError):
                     continue
                 pending.remove(decl)
                 progress = True
             if not progress:
                 decl = pending[0]
-                raise CompileError(f"constant '{decl.name}' cannot be computed before the game starts",
+                what = "board" if decl.kind == "board" else "constant"
+                raise CompileError(f"{what} '{decl.name}' cannot be computed before the game starts",
                                    decl.span)
 
     def _pieces(self) -> dict:
@@ -161,31 +182,65 @@ class _Compiler:
         if per_player:
             out["score"] = lambda c, e: 0
         for decl in self.p.of_kind("var"):
-            if decl.per_player == per_player:
+            if decl.per_player if per_player else decl.index is None:
                 out[decl.name] = self.exprs.expr(decl.init, {"player": "player"} if per_player else {})
+        return out
+
+    def _index_values(self, index: str) -> list:
+        if index in self.boards:
+            return list(self.boards[index].cells)
+        return [m for m, _ in self.p.get(index, "enum").members]
+
+    def _tables(self) -> dict:
+        return {d.name: TableVar(d.name, d.index, self._index_values(d.index), self.exprs.expr(d.init, {}),
+                                 d.visibility, d.span)
+                for d in self.p.of_kind("var") if d.per_index}
+
+    def _options(self) -> dict:
+        out = {}
+        for d in self.p.of_kind("option"):
+            requires = [Clause(c.name, self.exprs.expr(c.cond, {}), c.message or f"rule '{c.name}' is not met",
+                               c.span, f"require:{d.name}.{c.name}") for c in d.requires]
+            out[d.name] = OptionSpec(d.name, str(d.type), type_check(d.type, self.p, self.boards),
+                                     self.exprs.expr(d.default, {}), requires, d.span)
+        return out
+
+    def _views(self) -> dict:
+        out = {}
+        for d in self.p.of_kind("view"):
+            scope = {d.var: None}
+            colour = self.exprs.expr(d.colour, scope) if d.colour is not None else None
+            out[d.board] = View(d.board, d.var, self.exprs.expr(d.text, scope), colour, d.span)
         return out
 
     # ── behaviour ──
     def _action(self, decl: ast.ActionDecl, stmts: StmtCompiler) -> Action:
         scope = {"player": "player"}
         params = []
-        for param in decl.params:
+        names = [prm.name for prm in decl.params]
+        for i, param in enumerate(decl.params):
             kind = self.exprs.kind(param.domain, scope)
             is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
-            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span))
+            depends = tuple(n for n in names[:i] if n in _uses(param.domain))
+            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span, depends))
             scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind)
+        # A require is checked as soon as the parameters it reads are chosen (a require that
+        # reads none is checked once, before any choice is listed).
         requires = [Clause(c.name, self.exprs.expr(c.cond, scope), c.message or f"rule '{c.name}' is not met",
-                           c.span, f"require:{decl.name}.{c.name}") for c in decl.requires]
+                           c.span, f"require:{decl.name}.{c.name}",
+                           level=max([names.index(n) for n in _uses(c.cond) if n in names], default=-1))
+                    for c in decl.requires]
         prefers = [Clause(c.name, self.exprs.expr(c.cond, scope),
                           c.message or f"rule '{c.name}' prefers another choice", c.span,
-                          f"prefer:{decl.name}.{c.name}") for c in decl.prefers]
+                          f"prefer:{decl.name}.{c.name}", per=tuple(n for n, _ in c.per)) for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)
         fn = None
         if body in stmts.native.allowed:
             stmts.native.compile(body, decl, ["player"] + [prm.name for prm in decl.params], scope)
             fn = self.natives[body]
-        return Action(decl.name, params, requires, prefers, body, decl.span, fn)
+        label = stmts.template(decl.label, scope) if decl.label is not None else None
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}
@@ -197,7 +252,7 @@ class _Compiler:
         if body in stmts.native.allowed:
             stmts.native.compile(body, decl, [decl.piece_var] + ([decl.index_var] if decl.index_var else []),
                                  scope)
-        return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span)
+        return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event)
 
     def _policies(self, chain, scope) -> tuple[list, str]:
         keys, block = [], "take_lowest"

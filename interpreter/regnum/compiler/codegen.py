@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import itertools
 
-from .. import ast
+from .. import ast, boards
 from ..builtins import FUNCTIONS, EvalError
 from ..engine.state import ZoneRef
+from .text import format_value
 
 
 def _deref(c, v):
@@ -28,10 +29,23 @@ def _attr(c, v, name):
     if type(v) is int:
         return c.state.pieces[v][name]
     if isinstance(v, dict):
-        return v[name]
+        try:
+            return v[name]
+        except KeyError:
+            raise EvalError(f"the map has no key {name!r}") from None
     if v is None:
         raise EvalError(f"'.{name}' of none")
+    if type(v) is str and name in ("row", "col"):
+        return boards.coordinate(v, name)
     raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
+
+
+def _table(c, name, index):
+    """The value of table variable `name` (one value per cell or member) at `index`."""
+    try:
+        return c.state.tables[name][index]
+    except (KeyError, TypeError):
+        raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members") from None
 
 
 def _seat(c, p):
@@ -91,20 +105,6 @@ def _argbest(pairs, highest):
     return out
 
 
-def _connected(adjacency, start, allowed):
-    ok = set(allowed)
-    if start not in ok:
-        return []
-    seen, todo, out = {start}, [start], [start]
-    while todo:
-        for n in adjacency.get(todo.pop(), ()):
-            if n in ok and n not in seen:
-                seen.add(n)
-                todo.append(n)
-                out.append(n)
-    return out
-
-
 def _zone(keys, index, family):
     try:
         return keys[index]
@@ -113,8 +113,8 @@ def _zone(keys, index, family):
 
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
-           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_connected": _connected, "_zone": _zone,
-           "EvalError": EvalError}
+           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_zone": _zone, "_table": _table,
+           "_format": format_value, "EvalError": EvalError}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
@@ -190,7 +190,7 @@ class CodeGen:
             return "c.seats"
         decl = x.program.get(name)
         if decl is not None:
-            if decl.kind == "var" and not decl.per_player:
+            if (decl.kind == "var" and decl.index is None) or decl.kind == "option":
                 return f"c.state.vars[{name!r}]"
             if decl.kind == "zone" and decl.index is None:
                 return f"c.state.zones[{x.zones[name].keys['']!r}]"
@@ -209,27 +209,42 @@ class CodeGen:
     def _MapLit(self, node, scope, binds):
         return "{" + ", ".join(f"{k!r}: {self.src(v, scope, binds)}" for k, _, v in node.entries) + "}"
 
+    def _DataFile(self, node, scope, binds):
+        return self.bind(node.value, "data")
+
+    def _RandomExpr(self, node, scope, binds):
+        source = self.src(node.source, scope, binds)
+        if node.count is None:
+            return f"c.random_one({source})"
+        return f"c.random_many({self.src(node.count, scope, binds)}, {source})"
+
     def _generator(self, node, scope, binds):
-        """(python var, source, element, condition suffix) of `e for x in xs where c`."""
-        source = f"_walk(c, {self.src(node.source, scope, binds)})"
-        var = self._fresh()
-        item_kind = _item_kind(self.x.kind(node.source, self._kinds(scope, binds)))
+        """(last python var, `for … in … if …` clauses, element) of `e for x in xs where c …`."""
         inner = dict(binds)
-        inner[node.var] = (var, item_kind)
+        clauses = []
+        var = None
+        for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
+                (m.var, m.source, m.cond) for m in node.more]:
+            source = f"_walk(c, {self.src(source_node, scope, inner)})"
+            var = self._fresh()
+            item_kind = _item_kind(self.x.kind(source_node, self._kinds(scope, inner)))
+            inner = dict(inner)
+            inner[name] = (var, item_kind)
+            cond = f" if {self.src(cond_node, scope, inner)}" if cond_node is not None else ""
+            clauses.append(f"for {var} in {source}{cond}")
         element = self.src(node.element, scope, inner)
-        cond = f" if {self.src(node.cond, scope, inner)}" if node.cond is not None else ""
-        return var, source, element, cond
+        return var, " ".join(clauses), element
 
     def _ListComp(self, node, scope, binds):
-        var, source, element, cond = self._generator(node, scope, binds)
-        return f"[{element} for {var} in {source}{cond}]"
+        _, gen, element = self._generator(node, scope, binds)
+        return f"[{element} {gen}]"
 
     def _Aggregate(self, node, scope, binds):
-        var, source, element, cond = self._generator(node, scope, binds)
-        gen = f"for {var} in {source}{cond}"
+        var, gen, element = self._generator(node, scope, binds)
         func = node.func
         if func == "count":
-            return f"len({self.src(node.source, scope, binds)})" if not cond else f"sum(1 {gen})"
+            simple = node.cond is None and not node.more
+            return f"len({self.src(node.source, scope, binds)})" if simple else f"sum(1 {gen})"
         if func in ("sum", "any", "all"):
             return f"{func}({element} {gen})"
         if func in ("max", "min"):
@@ -254,11 +269,18 @@ class CodeGen:
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"c.state.pvars[_seat(c, {args[0]})][{name!r}]"
+            if decl is not None and decl.kind == "var" and decl.per_index:
+                return f"_table(c, {name!r}, {args[0]})"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
                 return f"{self._def(decl, [x.kind(a, kinds) for a in node.args])}(c, {', '.join(args)})"
-        if name in ("neighbours", "adjacent", "connected"):
+        if name in boards.FUNCTIONS:
             return self._board_call(node, args)
+        if name == "can":
+            actions = tuple(a.name for a in node.args[1:])
+            return f"c.can({args[0]}, {actions!r})"
+        if name == "text":
+            return f"_format({args[0]}, {self.x.kind(node.args[0], self._kinds(scope, binds))!r}, c)"
         if name == "count":
             return f"len({args[0]})"
         if name in FUNCTIONS:
@@ -286,12 +308,14 @@ class CodeGen:
         if not isinstance(board, ast.Name) or board.name not in self.x.boards:
             from .expressions import CompileError
             raise CompileError(f"{node.func}() needs a board name as its first argument", node.span)
-        adjacency = self.bind(self.x.boards[board.name].adjacency, "adj")
-        if node.func == "neighbours":
-            return f"list({adjacency}.get({args[1]}, ()))"
-        if node.func == "adjacent":
+        record = self.x.boards[board.name]
+        if node.func in ("neighbours", "adjacent"):  # the hottest two, inlined
+            adjacency = self.bind(record.adjacency, "adj")
+            if node.func == "neighbours":
+                return f"list({adjacency}.get({args[1]}, ()))"
             return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
-        return f"_connected({adjacency}, {args[1]}, {args[2]})"
+        function = self.bind(boards.FUNCTIONS[node.func][2], "bf")
+        return f"{function}({self.bind(record, 'board')}{''.join(', ' + a for a in args[1:])})"
 
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)

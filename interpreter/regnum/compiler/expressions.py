@@ -65,22 +65,30 @@ class ExprCompiler:
         if isinstance(node, ast.Index):
             return _item(self.kind(node.obj, scope))
         if isinstance(node, ast.ListComp):
-            inner = dict(scope)
-            inner[node.var] = _item(self.kind(node.source, scope))
-            element = self.kind(node.element, inner)
+            element = self.kind(node.element, self._inner(node, scope))
             return {"player": "players", "piece": "pieces"}.get(element)
         if isinstance(node, ast.Aggregate):
+            inner = self._inner(node, scope)
             if node.func in ("argmax", "argmin"):
-                return {"player": "players", "piece": "pieces"}.get(_item(self.kind(node.source, scope)))
+                last = node.more[-1].var if node.more else node.var
+                return {"player": "players", "piece": "pieces"}.get(inner.get(last))
             if node.func in ("first", "last"):
-                inner = dict(scope)
-                inner[node.var] = _item(self.kind(node.source, scope))
                 return self.kind(node.element, inner)
+        if isinstance(node, ast.RandomExpr):
+            kind = self.kind(node.source, scope)
+            return _item(kind) if node.count is None else kind
         if isinstance(node, ast.ListLit) and node.items:
             return {"player": "players", "piece": "pieces"}.get(self.kind(node.items[0], scope))
         if isinstance(node, ast.IfExpr):
             return self.kind(node.then, scope) or self.kind(node.otherwise, scope)
         return None
+
+    def _inner(self, node, scope: dict) -> dict:
+        """The kinds of the variables a comprehension's `for` clauses bind."""
+        inner = dict(scope)
+        for var, source in [(node.var, node.source)] + [(m.var, m.source) for m in node.more]:
+            inner[var] = _item(self.kind(source, inner))
+        return inner
 
     # ── compilation ──
     def expr(self, node, scope: dict):

@@ -9,7 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..boards import Board
 from ..source import Span
+
+__all__ = ["Code", "ZoneFamily", "PieceType", "Board", "Param", "Clause", "Action", "Scoring", "Trigger",
+           "Invariant", "TableVar", "OptionSpec", "View", "Model"]
 
 
 @dataclass
@@ -32,6 +36,10 @@ class ZoneFamily:
     visibility: str            # public | owner | hidden
     keys: dict                 # index value -> zone key ("" for a single zone)
     span: Span
+    index_of: dict = field(default_factory=dict)   # zone key -> index value
+
+    def __post_init__(self):
+        self.index_of = {key: index for index, key in self.keys.items()}
 
 
 @dataclass
@@ -42,21 +50,12 @@ class PieceType:
 
 
 @dataclass
-class Board:
-    name: str
-    topology: str
-    nodes: list
-    adjacency: dict            # node -> tuple of nodes
-    settings: dict
-    span: Span
-
-
-@dataclass
 class Param:
     name: str
     domain: Callable           # (ctx, env) -> list of values
     encode_pieces: bool        # encode pieces as their labels in a move's args
     span: Span
+    depends: tuple = ()        # the earlier parameters the domain reads (it is computed once per their values)
 
 
 @dataclass
@@ -66,6 +65,8 @@ class Clause:
     message: str
     span: Span
     hit: str = ""              # coverage name: counted each time the clause excludes a choice
+    level: int = -1            # require: checked once the parameters up to this index are chosen
+    per: tuple = ()            # prefer: the parameters whose values group the moves it narrows
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Action:
     body: str                  # name of the Code to run
     span: Span
     native: Callable | None = None   # the body as a Python function, when it never waits
+    label: list | None = None  # [(text, None, None) | (None, closure, kind)]: how a move reads
 
 
 @dataclass
@@ -95,6 +97,38 @@ class Trigger:
     index_var: str | None
     cond: Callable | None
     body: str
+    span: Span
+    event: str = "enters"      # enters | leaves
+
+
+@dataclass
+class TableVar:
+    """A variable with one value per cell of a board or member of an enum."""
+
+    name: str
+    index: str                 # the board or enum
+    keys: list                 # every index value
+    init: Callable             # (ctx, env) -> the starting value (the same for every index)
+    visibility: str
+    span: Span
+
+
+@dataclass
+class OptionSpec:
+    name: str
+    type: str                  # the declared type, as written
+    check: Callable            # value -> None, or a message saying why it does not fit the type
+    default: Callable          # (ctx, env) -> the default value
+    requires: list             # [Clause]: what a game accepts
+    span: Span
+
+
+@dataclass
+class View:
+    board: str
+    var: str
+    text: Callable             # (ctx, env) -> the text of a cell
+    colour: Callable | None    # (ctx, env) -> a colour name
     span: Span
 
 
@@ -124,7 +158,7 @@ class Model:
     codes: dict                 # name -> Code
     actions: dict               # name -> Action
     scorings: dict
-    triggers: dict              # zone family -> [Trigger]
+    triggers: dict              # zone family -> [Trigger] (pieces entering)
     invariants: list
     winner_keys: list           # [(order, closure(ctx, env) )], env binds the winner var
     winner_var: str
@@ -136,3 +170,7 @@ class Model:
     natives_fire: bool = False  # every trigger is native: fired triggers are called, not pushed
     trigger_of: dict = field(default_factory=dict)     # trigger code name -> Trigger
     warnings: list = field(default_factory=list)
+    leave_triggers: dict = field(default_factory=dict)  # zone family -> [Trigger] (pieces leaving)
+    tables: dict = field(default_factory=dict)          # name -> TableVar
+    options: dict = field(default_factory=dict)         # name -> OptionSpec
+    views: dict = field(default_factory=dict)           # board -> View

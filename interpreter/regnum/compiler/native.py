@@ -18,7 +18,7 @@ import itertools
 
 from .. import ast
 from ..engine.state import ZoneRef
-from .statements import format_value
+from .text import format_value
 
 # Statements that may suspend a procedure (or end the game): their procedures stay in the VM.
 _SUSPENDING = (ast.AskStmt, ast.SimultaneousStmt, ast.EndStmt)

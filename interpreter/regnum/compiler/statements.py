@@ -13,23 +13,9 @@ from ..engine.state import ZoneRef
 from .codegen import _seat
 from .expressions import CompileError, ExprCompiler
 from .model import Code
+from .text import format_value
 
 ASK, SPAWN, END = "ask", "spawn", "end"
-
-
-def format_value(value, kind, ctx) -> str:
-    if value is None:
-        return "none"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if kind == "player" and isinstance(value, int):
-        return f"P{value}"
-    if kind == "piece" and isinstance(value, int):
-        return str(ctx.state.pieces[value].get("label"))
-    if isinstance(value, list):
-        item = {"players": "player", "pieces": "piece", "zone": "piece"}.get(kind)
-        return "[" + ", ".join(format_value(v, item, ctx) for v in value) + "]"
-    return str(value)
 
 
 class StmtCompiler:
@@ -240,13 +226,18 @@ class StmtCompiler:
             f[1] += 1
         self._emit(code, score, s.span)
 
-    def _AnnounceStmt(self, code, s, scope):
+    def template(self, text: ast.Template, scope: dict) -> list:
+        """The parts of a text with `{…}` holes: (literal, None, None) or (None, closure, kind)."""
         parts = []
-        for part in s.text.parts:
+        for part in text.parts:
             if isinstance(part, str):
                 parts.append((part, None, None))
             else:
                 parts.append((None, self.x.expr(part, scope), self.x.kind(part, scope)))
+        return parts
+
+    def _AnnounceStmt(self, code, s, scope):
+        parts = self.template(s.text, scope)
 
         def announce(c, f):
             if c.narrate:

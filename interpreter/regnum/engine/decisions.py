@@ -49,25 +49,71 @@ def _key(value):
     return repr(value)
 
 
-def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
-    """Every legal (args, env) of `action` for `player`, after requires and prefers.
+def _hashable(value):
+    return value if type(value) in (int, str) else _key(value)
 
-    Pieces equal in every attribute are interchangeable: one option stands for all of
-    them, and a later parameter may take another piece equal to one already chosen.
+
+class _Found(Exception):
+    """Stops the enumeration at the first legal move (for `can`)."""
+
+
+def _levels(action) -> tuple[list, list]:
+    """The requires checked before any choice, and those checked at each parameter."""
+    levels: list = [[] for _ in action.params]
+    first = []
+    for clause in action.requires:
+        (first if clause.level < 0 else levels[clause.level]).append(clause)
+    return first, levels
+
+
+def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
+    """Every (args, env) of `action` for `player` that passes its requires (prefers not applied).
+
+    A require is checked as soon as the parameters it reads are chosen; a domain is computed
+    once for each combination of the earlier parameters it reads. Pieces equal in every
+    attribute are interchangeable: one option stands for all of them, and a later parameter
+    may take another piece equal to one already chosen.
     """
     params = action.params
-    requires = action.requires
+    first, levels = _levels(action)
     hits = ctx.hits
     out: list = []
+    start = {"player": player}
+    for clause in first:
+        if not clause.cond(ctx, start):
+            if count:
+                hits[clause.hit] = hits.get(clause.hit, 0) + 1
+            return out
+    if not params:
+        if stop:
+            raise _Found
+        out.append(({}, start))
+        return out
+    caches: list = [{} for _ in params]
+    last_index = len(params) - 1
+
+    def domain(i: int, env: dict):
+        param = params[i]
+        try:
+            key = tuple(env[d] for d in param.depends)
+            hash(key)
+        except TypeError:
+            key = None
+        found = caches[i].get(key) if key is not None else None
+        if found is None:
+            values = param.domain(ctx, env)
+            found = (values, _piece_labels(ctx, values) if param.encode_pieces else None)
+            if key is not None:
+                caches[i][key] = found
+        return found
 
     def extend(i: int, env: dict, args: dict) -> None:
         param = params[i]
-        last = i == len(params) - 1
-        seen = set()
         name = param.name
-        values = param.domain(ctx, env)
-        labels = _piece_labels(ctx, values) if param.encode_pieces else None
+        checks = levels[i]
+        values, labels = domain(i, env)
         bound = {env[p.name] for p in params[:i]} if i and param.encode_pieces else ()
+        seen = set()
         for value in values:
             encoded = labels.get(value, value) if labels is not None and type(value) is int else value
             k = encoded if type(encoded) is str or type(encoded) is int else _key(encoded)
@@ -75,34 +121,66 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
                 continue
             seen.add(k)
             env[name] = value
-            if last:
-                for clause in requires:
-                    if not clause.cond(ctx, env):
+            for clause in checks:
+                if not clause.cond(ctx, env):
+                    if count:
                         hits[clause.hit] = hits.get(clause.hit, 0) + 1
-                        break
-                else:
+                    break
+            else:
+                if i == last_index:
+                    if stop:
+                        raise _Found
                     done = dict(args)
                     done[name] = encoded
                     out.append((done, dict(env)))
                     if len(out) > MAX_CANDIDATES:
                         raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
                                         "(runaway parameter domains?)")
-            else:
-                more = dict(args)
-                more[name] = encoded
-                extend(i + 1, dict(env), more)
+                else:
+                    more = dict(args)
+                    more[name] = encoded
+                    extend(i + 1, dict(env), more)
 
-    if params:
-        extend(0, {"player": player}, {})
-    elif all(clause.cond(ctx, {"player": player}) for clause in requires):
-        out.append(({}, {"player": player}))
-    for clause in action.prefers:
-        preferred = [c for c in out if clause.cond(ctx, c[1])]
-        if preferred:
-            if len(preferred) < len(out):
-                hits[clause.hit] = hits.get(clause.hit, 0) + 1
-            out = preferred
+    extend(0, dict(start), {})
     return out
+
+
+def _narrow(ctx: Ctx, clause, found: list) -> list:
+    """Apply one prefer: keep the moves that satisfy it, where some do — among all the
+    moves, or within each group of moves sharing the values of its `per` parameters."""
+    if not clause.per:
+        preferred = [c for c in found if clause.cond(ctx, c[1])]
+        return preferred if preferred else found
+    groups: dict = {}
+    for c in found:
+        groups.setdefault(tuple(_hashable(c[0][p]) for p in clause.per), []).append(c)
+    keep = set()
+    for members in groups.values():
+        preferred = [c for c in members if clause.cond(ctx, c[1])]
+        keep.update(id(c) for c in (preferred or members))
+    return [c for c in found if id(c) in keep]
+
+
+def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
+    """Every legal (args, env) of `action` for `player`, after requires and prefers."""
+    out = _enumerate(ctx, action, player)
+    hits = ctx.hits
+    for clause in action.prefers:
+        narrowed = _narrow(ctx, clause, out)
+        if len(narrowed) < len(out):
+            hits[clause.hit] = hits.get(clause.hit, 0) + 1
+        out = narrowed
+    return out
+
+
+def exists(ctx: Ctx, action, player: int) -> bool:
+    """Whether `player` has at least one legal move of `action` (a prefer never empties a
+    non-empty set of moves, so the requires decide)."""
+    try:
+        _enumerate(ctx, action, player, count=False, stop=True)
+    except _Found:
+        return True
+    return False
 
 
 def explain(ctx: Ctx, action, move: Move) -> IllegalMove:
@@ -134,8 +212,10 @@ def explain(ctx: Ctx, action, move: Move) -> IllegalMove:
     for clause in action.requires:
         if not clause.cond(ctx, env):
             return IllegalMove(move, clause.message, f"{action.name}.{clause.name}", str(clause.span))
+    # Every require holds: a prefer narrowed the move away. Replay them to find which.
+    found = _enumerate(ctx, action, move.player, count=False)
     for clause in action.prefers:
-        if not clause.cond(ctx, env):
-            return IllegalMove(move, clause.message, f"{action.name}.{clause.name}",
-                               str(clause.span))
+        found = _narrow(ctx, clause, found)
+        if not any(args == move.args for args, _ in found):
+            return IllegalMove(move, clause.message, f"{action.name}.{clause.name}", str(clause.span))
     return IllegalMove(move, "not a legal move now", action.name, str(action.span))

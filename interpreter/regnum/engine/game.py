@@ -36,23 +36,28 @@ class Game:
 
     # ── creation ──
     @classmethod
-    def start(cls, ruleset, players: int, seed: int, narrate: bool = True) -> "Game":
-        game = cls.prepared(ruleset, players, seed, narrate)
+    def start(cls, ruleset, players: int, seed: int, narrate: bool = True, options: dict | None = None) -> "Game":
+        game = cls.prepared(ruleset, players, seed, narrate, options)
         advance(game._ctx(game._state))
         return game
 
     @classmethod
-    def prepared(cls, ruleset, players: int, seed: int, narrate: bool = True) -> "Game":
+    def prepared(cls, ruleset, players: int, seed: int, narrate: bool = True,
+                 options: dict | None = None) -> "Game":
         """A game whose setup has run and whose flow has not started (for building positions)."""
         model = ruleset.model
         state = State()
         state.rng = rng.seed_state(seed)
         game = cls(ruleset, players, seed, state, [], {}, [], narrate)
         ctx = game._ctx(state)
+        _set_options(ctx, model, dict(options or {}), players)
         for name, init in model.globals.items():
             state.vars[name] = init(ctx, {})
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
                        for p in range(players)]
+        for table in model.tables.values():
+            start = table.init(ctx, {})
+            state.tables[table.name] = {key: start for key in table.keys}
         for fam in model.zones.values():
             for index, key in fam.keys.items():
                 if fam.index == "player" and index >= players:
@@ -102,6 +107,11 @@ class Game:
         return best
 
     @property
+    def options(self) -> dict:
+        """The options this game was created with (every option of the ruleset, by name)."""
+        return {name: self._state.vars[name] for name in self.model.options}
+
+    @property
     def move_count(self) -> int:
         return len(self._moves)
 
@@ -114,7 +124,7 @@ class Game:
     def log(self) -> Log:
         result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
         return Log(ruleset=self.model.name, ruleset_hash=self.model.hash, variant=self.model.variant,
-                   players=self.players, seed=self.seed,
+                   players=self.players, seed=self.seed, options=self.options,
                    moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
                    result=result)
 
@@ -267,6 +277,43 @@ class Game:
         return failed
 
 
+class OptionError(ValueError):
+    """Options that the ruleset does not accept: names the option and the reason."""
+
+
+def _set_options(ctx, model, given: dict, players: int) -> None:
+    """Every option of the ruleset into the state: the value given, else its default; each
+    checked against its type and its `require` clauses."""
+    from ..diagnostics import did_you_mean
+    unknown = sorted(set(given) - set(model.options))
+    if unknown:
+        known = sorted(model.options)
+        hint = did_you_mean(unknown[0], known)
+        raise OptionError(f"{model.title} has no option '{unknown[0]}'"
+                          + (f"; {hint}" if hint else f" (options: {', '.join(known) or 'none'})"))
+    state = ctx.state
+    for name, spec in model.options.items():
+        if name in given:
+            why = spec.check(given[name], players)
+            if why is not None:
+                raise OptionError(f"option '{name}' ({spec.type}): {why}")
+            state.vars[name] = given[name]
+        else:
+            with guarded(spec.span, f"while computing the default of option '{name}'"):
+                state.vars[name] = spec.default(ctx, {})
+    for name, spec in model.options.items():
+        for clause in spec.requires:
+            with guarded(clause.span, f"while checking option '{name}'"):
+                holds = clause.cond(ctx, {})
+            if not holds:
+                raise OptionError(f"option '{name}' = {_show(state.vars[name])}: {clause.message} "
+                                  f"(rule '{name}.{clause.name}' at {clause.span})")
+
+
+def _show(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _check_shape(move: Move) -> None:
     """A move must be made of JSON values of the right kinds before the rules are asked."""
     if type(move.player) is not int:
@@ -321,6 +368,12 @@ def _check_state(model, state: State, players: int) -> None:
     from ..log import LogError
     if len(state.pvars) != players:
         raise LogError(f"state field 'state.player_vars': {len(state.pvars)} rows for {players} players")
+    if set(state.tables) != set(model.tables):
+        odd = sorted(set(state.tables) ^ set(model.tables))[0]
+        raise LogError(f"state field 'state.tables': variable {odd!r} does not fit this ruleset")
+    for name, table in model.tables.items():
+        if not isinstance(state.tables[name], dict) or set(state.tables[name]) != set(table.keys):
+            raise LogError(f"state field 'state.tables.{name}': its indexes do not fit this ruleset")
     known = {key for fam in model.zones.values() for i, key in fam.keys.items()
              if not (fam.index == "player" and i >= players)}
     if set(state.zones) != known:

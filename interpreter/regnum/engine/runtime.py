@@ -80,9 +80,11 @@ class Ctx:
         state.where[piece] = key
         if state.revealed and piece in state.revealed:
             state.revealed.discard(piece)  # a revealed piece that moves is hidden again
-        triggers = self.model.triggers
-        if triggers:
-            self._fire(piece, key)
+        model = self.model
+        if model.leave_triggers:
+            self._fire(piece, old, model.leave_triggers)
+        if model.triggers:
+            self._fire(piece, key, model.triggers)
 
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
@@ -129,6 +131,36 @@ class Ctx:
         record[field] = self.fit(record[field] + value if add else value)
         self.state.pieces[piece] = record
 
+    def set_table(self, name: str, index, value, add: bool) -> None:
+        table = self.state.tables.get(name)
+        if table is None or index not in table:
+            raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members")
+        table = self.state.writable_table(name)
+        table[index] = self.fit(table[index] + value if add else value)
+
+    # ── the seeded generator, as `random one of` / `random N of` draw from it ──
+    def random_one(self, items):
+        items = list(items)
+        if not items:
+            raise EvalError("random one of an empty list")
+        self.state.rng, i = rng.below(self.state.rng, len(items))
+        return items[i]
+
+    def random_many(self, n, items):
+        items = list(items)
+        if type(n) is not int or not 0 <= n <= len(items):
+            raise EvalError(f"random {n!r} of a list of {len(items)}: the number must be 0 to {len(items)}")
+        self.state.rng = rng.shuffle(self.state.rng, items)
+        return items[:n]
+
+    def can(self, player, actions: tuple) -> bool:
+        """Whether `player` has a legal move of one of `actions` now (for `can(…)`)."""
+        from .decisions import exists
+        for name in actions:
+            if exists(self, self.model.actions[name], player):
+                return True
+        return False
+
     def reveal(self, what) -> None:
         self.state.revealed.update([what] if type(what) is int else what)
 
@@ -171,13 +203,12 @@ class Ctx:
         zone = self.state.writable(key)
         self.state.rng = rng.shuffle(self.state.rng, zone)
 
-    def _fire(self, piece: int, key: str) -> None:
-        family, _, index = key.partition("#")
-        for trig in self.model.triggers.get(family, ()):
+    def _fire(self, piece: int, key: str, triggers: dict) -> None:
+        family = key.partition("#")[0]
+        for trig in triggers.get(family, ()):
             env = {trig.piece_var: piece}
             if trig.index_var:
-                fam = self.model.zones[family]
-                env[trig.index_var] = next(i for i, k in fam.keys.items() if k == key)
+                env[trig.index_var] = self.model.zones[family].index_of[key]
             if trig.cond is None or trig.cond(self, env):
                 self.fired.append((trig.body, env))
 

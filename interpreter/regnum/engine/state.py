@@ -16,12 +16,14 @@ class ZoneRef(str):
 
 
 class State:
-    __slots__ = ("vars", "pvars", "zones", "pieces", "where", "flow", "rng", "revealed",
-                 "moves", "_owned")
+    __slots__ = ("vars", "pvars", "tables", "zones", "pieces", "where", "flow", "rng", "revealed",
+                 "moves", "_owned", "_owned_tables")
 
     def __init__(self):
         self.vars: dict = {}
         self.pvars: list[dict] = []
+        self.tables: dict[str, dict] = {}   # variables per cell or member: name -> {index: value}
+        self._owned_tables: set[str] = set()
         self.zones: dict[str, list[int]] = {}
         self.pieces: list[dict] = []
         self.where: list[str] = []
@@ -36,6 +38,9 @@ class State:
         s = State.__new__(State)
         s.vars = dict(self.vars)
         s.pvars = [dict(d) for d in self.pvars]
+        s.tables = dict(self.tables)
+        s._owned_tables = set()
+        self._owned_tables = set()
         s.zones = dict(self.zones)
         s.pieces = self.pieces[:]
         s.where = self.where[:]
@@ -54,11 +59,19 @@ class State:
             self._owned.add(key)
         return self.zones[key]
 
+    def writable_table(self, name: str) -> dict:
+        """A table variable's values, copied first if still shared with another state."""
+        if name not in self._owned_tables:
+            self.tables[name] = dict(self.tables[name])
+            self._owned_tables.add(name)
+        return self.tables[name]
+
     # ── JSON ──
     def to_dict(self) -> dict:
         return {
             "vars": _freeze(self.vars),
             "player_vars": _freeze(self.pvars),
+            "tables": _freeze(self.tables),
             "zones": self.zones,
             "pieces": self.pieces,
             "flow": _freeze(self.flow),
@@ -72,6 +85,7 @@ class State:
         s = cls()
         s.vars = {k: _thaw(v) for k, v in data["vars"].items()}
         s.pvars = [{k: _thaw(v) for k, v in d.items()} for d in data["player_vars"]]
+        s.tables = {k: _thaw(v) for k, v in data.get("tables", {}).items()}
         s.zones = {k: list(v) for k, v in data["zones"].items()}
         s.pieces = [dict(p) for p in data["pieces"]]
         s.where = [""] * len(s.pieces)
@@ -96,10 +110,13 @@ def copy_flow(flow: dict) -> dict:
 
 
 def _thaw(value):
-    """JSON gives back lists and dicts as they were; ZoneRefs are tagged."""
+    """JSON gives back lists and dicts as they were; ZoneRefs and maps with keys that are
+    not texts are tagged."""
     if isinstance(value, dict):
         if set(value) == {"$zone"}:
             return ZoneRef(value["$zone"])
+        if set(value) == {"$map"}:
+            return {_thaw(k): _thaw(v) for k, v in value["$map"]}
         return {k: _thaw(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_thaw(v) for v in value]
@@ -122,7 +139,9 @@ def _freeze(value):
     if isinstance(value, list):
         return [_freeze(v) for v in value]
     if isinstance(value, dict):
-        return {k: _freeze(v) for k, v in value.items()}
+        if all(type(k) is str for k in value):
+            return {k: _freeze(v) for k, v in value.items()}
+        return {"$map": [[_freeze(k), _freeze(v)] for k, v in value.items()]}
     return value
 
 

@@ -1,0 +1,60 @@
+"""Game options: the check that a value given for an option fits the option's declared type.
+
+Options come from the person starting a game (`new_game(options=…)`, `--option`), so their
+values are untrusted JSON: each is checked against the declaration before the game starts.
+"""
+from __future__ import annotations
+
+from .. import ast
+
+
+def type_check(ref: ast.TypeRef, program, boards: dict):
+    """A function `(value, players) -> None | why the value does not fit` for a declared type."""
+    if ref.item is not None:
+        item = type_check(ref.item, program, boards)
+
+        def check_list(value, players):
+            if type(value) is not list:
+                return f"a list is expected, not {value!r}"
+            for i, x in enumerate(value):
+                why = item(x, players)
+                if why is not None:
+                    return f"item {i}: {why}"
+            return None
+        return check_list
+    name, optional = ref.name, ref.optional
+    if name == "int":
+        def fits(v, n):
+            return type(v) is int
+        what = "a whole number"
+    elif name == "bool":
+        def fits(v, n):
+            return type(v) is bool
+        what = "true or false"
+    elif name == "str":
+        def fits(v, n):
+            return type(v) is str
+        what = "a text"
+    elif name == "player":
+        def fits(v, n):
+            return type(v) is int and 0 <= v < n
+        what = "a seat of this game"
+    elif name in boards:
+        cells = set(boards[name].cells)
+
+        def fits(v, n):
+            return type(v) is str and v in cells
+        what = f"a cell of board '{name}'"
+    else:
+        decl = program.get(name, "enum")
+        members = {m for m, _ in decl.members} if decl is not None else set()
+
+        def fits(v, n):
+            return type(v) is str and v in members
+        what = f"one of {', '.join(sorted(members))}" if members else f"a {name}"
+
+    def check(value, players):
+        if value is None and optional:
+            return None
+        return None if fits(value, players) else f"{what} is expected, not {value!r}"
+    return check
