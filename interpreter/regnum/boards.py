@@ -41,7 +41,8 @@ TOPOLOGIES: dict[str, tuple[Setting, ...]] = {
                  Setting("layout", False, "the offset convention: " + ", ".join(HEX_LAYOUTS)
                          + " (default odd_r)")),
     "pyramid": (Setting("rows", True, "the number of rows; the bottom row has that many places"),),
-    "open_grid": (),
+    "open_grid": (Setting("diagonals", False, "whether cells touching at a corner are neighbours "
+                          "(default true: eight neighbours; false: four)"),),
 }
 RUNNABLE = ("graph", "hex_grid", "pyramid")
 COORDINATE_TOPOLOGIES = ("hex_grid", "pyramid", "open_grid")

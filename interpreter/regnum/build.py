@@ -86,7 +86,7 @@ class _Builder(Transformer):
     def board_decl(self, meta, c):
         name, topology, *items = c
         nodes, edges, settings = [], [], []
-        for kind, payload in items:
+        for kind, payload in (i for i in items if i is not None):
             {"nodes": nodes, "edges": edges, "setting": settings}[kind].extend(payload)
         return ast.BoardDecl(self.sp(meta), str(name), str(topology), tuple(nodes),
                              tuple(edges), tuple(settings))

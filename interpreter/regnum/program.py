@@ -10,13 +10,15 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ast, resources
+import dataclasses
+
+from . import ast, datafiles, resources
 from .build import build_module
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
 
 # Declaration kinds that live in the one global namespace of a ruleset.
 NAMED_KINDS = ("const", "enum", "board", "piece", "zone", "var", "def", "phase", "rule",
-               "action", "scoring", "tiebreak", "trigger", "invariant")
+               "action", "scoring", "tiebreak", "trigger", "invariant", "option", "view")
 SINGLETON_KINDS = ("game", "players", "setup", "flow", "winner")
 
 
@@ -141,7 +143,8 @@ class _Collector:
 
     def remove(self, decl: ast.RemoveDecl) -> None:
         p = self.p
-        target = p.decls.get(decl.target)
+        key = f"view {decl.target}" if decl.target_kind == "view" else decl.target  # a view is named by its board
+        target = p.decls.get(key)
         if decl.target_kind not in NAMED_KINDS + SINGLETON_KINDS:
             p.diagnostics.append(_error("E502", f"'{decl.target_kind}' is not a kind of declaration",
                                         _name_span(decl, decl.target_kind),
@@ -159,8 +162,8 @@ class _Collector:
                                         did_you_mean(decl.target, candidates)))
             return
         self._forget_members(target)
-        del p.decls[decl.target]
-        p.imported.discard(decl.target)
+        del p.decls[key]
+        p.imported.discard(key)
 
 
 def _display_path(path: Path) -> str:
@@ -185,8 +188,8 @@ def load_program(path: str | Path, _chain: tuple = ()) -> Program:
         raise RulesetError([_error("E000", f"cannot read ruleset: {err.strerror or err}",
                                    Span(str(path), 0, 0, 0, 0))]) from None
     display = _display_path(path)
-    module = build_module(text, display)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    module, data_digests = _read_data(build_module(text, display), path, display)
+    digest = hashlib.sha256((text + "".join(data_digests)).encode()).hexdigest()[:16]
     variants = [d for d in module.decls if isinstance(d, ast.VariantDecl)]
     variant = variants[0] if variants else None
     misplaced = variants[1:] + ([variant] if variant is not None and module.decls[0] is not variant else [])
@@ -214,6 +217,26 @@ def load_program(path: str | Path, _chain: tuple = ()) -> Program:
         program = Program(path=display, text_hash=digest)
         _apply(program, module, patch=False)
     return program
+
+
+def _read_data(module: ast.Module, path: Path, display: str) -> tuple[ast.Module, list[str]]:
+    """The module with the value of every `const NAME from "file"` read in, and the digests of
+    the files (they are part of the ruleset's hash: changed data is a changed ruleset)."""
+    decls, digests, errors = [], [], []
+    folder = str(Path(display).parent)
+    for decl in module.decls:
+        if isinstance(decl, ast.ConstDecl) and isinstance(decl.value, ast.DataFile):
+            try:
+                value, digest = datafiles.load(path.parent, decl.value.path, decl.value.span, folder)
+            except RulesetError as err:
+                errors.extend(err.diagnostics)
+                value, digest = None, ""
+            decl = dataclasses.replace(decl, value=dataclasses.replace(decl.value, value=value, digest=digest))
+            digests.append(digest)
+        decls.append(decl)
+    if errors:
+        raise RulesetError(errors)
+    return dataclasses.replace(module, decls=tuple(decls)), digests
 
 
 def _find_base(variant_path: Path, base: str) -> Path | None:

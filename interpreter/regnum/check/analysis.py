@@ -134,7 +134,33 @@ class _Walker:
         if d.index is not None and d.index != "player":
             self.r.ref(d.index)
 
+    def _option(self, d):
+        want = self.type_ref(d.type)
+        got = self.x.infer(d.default, Scope())
+        if not T.accepts(want, got, d.type.optional):
+            self.r.error("E207", f"option '{d.name}' is declared as {T.describe(want)}, "
+                         f"but its default is {T.describe(got)}", d.default.span)
+        for clause in d.requires:
+            self.x.condition(clause.cond, Scope(), f"require '{clause.name}'")
+
+    def _view(self, d):
+        board = self.p.get(d.board, "board")
+        scope = Scope({d.var: T.node_of(d.board) if board is not None else T.UNKNOWN})
+        if board is not None:
+            self.r.ref(d.board)
+        text = self.x.infer(d.text, scope)
+        if T.known(text) and not T.is_textual(text) and not T.is_number(text):
+            self.r.error("E206", f"a view shows a text in each cell, not {T.describe(text)}", d.text.span,
+                         "turn a value into text with text(…)")
+        if d.colour is not None:
+            colour = self.x.infer(d.colour, scope)
+            if T.known(colour) and not T.is_textual(colour) and colour.kind != "none":
+                self.r.error("E206", f"a view's colour is a colour name (a text), not {T.describe(colour)}",
+                             d.colour.span)
+
     def _var(self, d):
+        if d.per_index:
+            self.r.ref(d.index)
         want = self.type_ref(d.type)
         got = self.x.infer(d.init, Scope({"player": T.PLAYER} if d.per_player else {}))
         if not T.accepts(want, got, d.type.optional):
@@ -182,8 +208,19 @@ class _Walker:
             scope.define(param.name, item)
         for clause in d.requires:
             self.x.condition(clause.cond, scope, f"require '{clause.name}'")
+        params = [p.name for p in d.params]
         for clause in d.prefers:
             self.x.condition(clause.cond, scope, f"prefer '{clause.name}'")
+            for name, span in clause.per:
+                if name not in params:
+                    self.r.error("E122", f"prefer '{clause.name}' is grouped per '{name}', which is not a "
+                                 f"parameter of action '{d.name}'", span,
+                                 did_you_mean(name, params) or (f"parameters: {', '.join(params)}" if params
+                                                                else "this action has no parameters"))
+        if d.label is not None:
+            for part in d.label.parts:
+                if not isinstance(part, str):
+                    self.x.infer(part, scope)
         self.st.body(d.body, scope.child(), "action")
 
     def _trigger(self, d):

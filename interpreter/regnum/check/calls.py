@@ -6,10 +6,37 @@ then a board function; then a builtin function. Aggregates take a generator.
 """
 from __future__ import annotations
 
-from .. import ast, builtins
+from .. import ast, boards, builtins
+from ..boards import GRID_ONLY
 from ..diagnostics import did_you_mean
 from . import types as T
 from .symbols import KIND_USES, KIND_WORDS, token_span
+
+_BOARD_RESULTS = {
+    "neighbours": T.list_of, "connected": T.list_of, "line": T.list_of,
+    "groups": lambda cell: T.list_of(T.list_of(cell)),
+    "adjacent": lambda cell: T.BOOL, "on_edge": lambda cell: T.BOOL,
+    "step": lambda cell: cell, "cell": lambda cell: cell,
+    "distance": lambda cell: T.INT, "directions": lambda cell: T.list_of(T.STR),
+}
+
+
+def _directions_of(board) -> list | None:
+    """The directions of a board, when its settings say them plainly (None: not known here)."""
+    if board.topology == "pyramid":
+        return list(boards.PYRAMID_DIRECTIONS)
+    if board.topology != "hex_grid":
+        return None
+    layout = next((v for n, _, v in board.settings if n == "layout"), None)
+    if layout is None:
+        name = "odd_r"
+    elif isinstance(layout, ast.StrLit):
+        name = layout.value
+    else:
+        return None
+    if name not in boards.HEX_LAYOUTS:
+        return None
+    return list(boards.hex_grid("", {"rows": 1, "cols": 1, "layout": name}, board.span).directions)
 
 _LIST_FUNCTIONS = ("count", "sum", "any", "all", "first", "last", "reversed", "sorted", "unique", "index",
                    "next")
@@ -37,12 +64,15 @@ class CallChecker:
         return False
 
     def _Call(self, node, scope):
-        args = [self.infer(a, scope) for a in node.args]
         name = node.func
+        if name == "can" and scope.get(name) is None and self.s.decl(name) is None:
+            return self._can(node, scope)
+        args = [self.infer(a, scope) for a in node.args]
         decl = None
         if scope.get(name) is None:
             decl = self.s.decl(name)
-            if (decl is not None and decl.kind in ("zone", "def")) or self.s.per_player_var(name):
+            if (decl is not None and decl.kind in ("zone", "def")) or (decl is not None and decl.kind == "var"
+                                                                       and decl.index is not None):
                 self.r.ref(name)
                 return getattr(self, "_call_" + decl.kind)(node, decl, args)
             if name == "score" and decl is None:
@@ -83,7 +113,41 @@ class CallChecker:
         return self.s.zone_type(decl.name)
 
     def _call_var(self, node, decl, args) -> T.Ty:
+        if decl.per_index:
+            return self._call_table(node, decl, args)
         return self._call_player_var(node, decl.name, self.s.type_ref(decl.type), args)
+
+    def _call_table(self, node, decl, args) -> T.Ty:
+        """`colour(h)`: a variable with one value per cell of a board or member of an enum."""
+        if self.arity(f"the variable '{decl.name}'", 1, 1, len(args), node.func_span):
+            want = self.s.index_type(decl)
+            self.expect(args[0], want)
+            if not T.accepts(want, args[0]):
+                self.r.error("E206", f"'{decl.name}' has one value per {T.describe(want)[2:]}, "
+                             f"not per {T.describe(args[0])}", node.args[0].span)
+        return self.s.type_ref(decl.type)
+
+    def _can(self, node, scope) -> T.Ty:
+        """`can(p, a, b…)`: whether seat p has a legal move of action a or b now."""
+        if not self.arity("can()", 2, 64, len(node.args), node.func_span):
+            return T.BOOL
+        who = self.infer(node.args[0], scope)
+        self.expect(who, T.PLAYER)
+        if not T.accepts(T.PLAYER, who):
+            self.r.error("E206", f"can() asks about a player, not {T.describe(who)}", node.args[0].span)
+        for arg in node.args[1:]:
+            decl = self.s.decl(arg.name) if isinstance(arg, ast.Name) else None
+            if decl is not None and decl.kind == "action":
+                self.r.ref(arg.name)
+                continue
+            if isinstance(arg, ast.Name) and decl is None:
+                self.r.error("E110", f"unknown action '{arg.name}'", arg.span,
+                             did_you_mean(arg.name, self.s.names_of_kind("action")))
+            else:
+                what = KIND_WORDS.get(decl.kind, decl.kind) if decl is not None else "an expression"
+                self.r.error("E205", f"can() names actions after the player, but this is {what}", arg.span,
+                             "write can(PLAYER, ACTION, …)")
+        return T.BOOL
 
     def _call_player_var(self, node, name: str, result: T.Ty, args) -> T.Ty:
         if self.arity(f"the per-player variable '{name}'", 1, 1, len(args), node.func_span):
@@ -106,20 +170,39 @@ class CallChecker:
             return T.UNKNOWN
         first = node.args[0]
         board = first.name if isinstance(first, ast.Name) else None
-        if board is None or self.s.decl(board, "board") is None:
+        decl = self.s.decl(board, "board") if board is not None else None
+        if decl is None:
             if not (isinstance(first, ast.Name) and self.unresolved(first.name, scope)):
-                boards = self.s.names_of_kind("board")
+                boards_ = self.s.names_of_kind("board")
                 self.r.error("E206", f"{name}() needs the name of a board as its first argument", first.span,
-                             f"boards: {', '.join(boards)}" if boards else "declare a board first")
-            return T.BOOL if name == "adjacent" else T.list_of(T.UNKNOWN)
-        node_type = T.node_of(board)
-        wanted = {"neighbours": [node_type], "adjacent": [node_type, node_type],
-                  "connected": [node_type, T.list_of(node_type)]}[name]
+                             f"boards: {', '.join(boards_)}" if boards_ else "declare a board first")
+            return _BOARD_RESULTS[name](T.UNKNOWN)
+        self.r.ref(board)
+        if decl.topology == "graph" and name in GRID_ONLY:
+            self.r.error("E214", f"board '{board}' is a graph: it has no coordinates or directions, so no "
+                         f"{name}()", node.func_span, "graphs answer neighbours, adjacent, connected, groups "
+                         "and distance")
+            return _BOARD_RESULTS[name](T.node_of(board))
+        cell = T.node_of(board)
+        wanted = {"neighbours": [cell], "adjacent": [cell, cell], "connected": [cell, T.list_of(cell)],
+                  "groups": [T.list_of(cell)], "step": [cell, T.STR, T.INT], "line": [cell, T.STR, T.INT],
+                  "distance": [cell, cell], "on_edge": [cell], "cell": [T.INT, T.INT], "directions": []}[name]
         for arg, got, want in zip(node.args[1:], args[1:], wanted):
             self.expect(got, want)
             if not T.accepts(want, got):
                 self.r.error("E206", f"{name}() needs {T.describe(want)} here, not {T.describe(got)}", arg.span)
-        return T.BOOL if name == "adjacent" else T.list_of(node_type)
+        if name in ("step", "line"):
+            self._direction(decl, node.args[2])
+        return _BOARD_RESULTS[name](cell)
+
+    def _direction(self, board, node) -> None:
+        """A direction written as a text must be one of the board's."""
+        if not isinstance(node, ast.StrLit):
+            return
+        directions = _directions_of(board)
+        if directions is not None and node.value not in directions:
+            self.r.error("E120", f"board '{board.name}' has no direction '{node.value}'", node.span,
+                         did_you_mean(node.value, directions) or f"directions: {', '.join(directions)}")
 
     def _builtin_call(self, node, args) -> T.Ty:
         name = node.func
@@ -162,6 +245,8 @@ class CallChecker:
             return out
         if name == "range":
             return T.list_of(T.INT)
+        if name == "text":
+            return T.STR
         # reversed, sorted, unique
         return T.list_of(item) if args[0].kind == "zone" else args[0]
 

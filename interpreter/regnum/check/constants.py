@@ -44,13 +44,23 @@ class _Constants:
         for decl in p.of_kind("board"):
             for name, _, value in decl.settings:
                 self.expr(value, _Stage(f"setting '{name}' of board '{decl.name}'"))
+        for decl in p.of_kind("option"):
+            self.expr(decl.default, _Stage(f"the default of option '{decl.name}'", players=True))
+            options = frozenset(d.name for d in p.of_kind("option"))
+            for clause in decl.requires:
+                self.expr(clause.cond, _Stage(f"the rule '{clause.name}' of option '{decl.name}'", players=True,
+                                              variables=options))
         set_before: set = set()
         for decl in p.of_kind("var"):
-            if not decl.per_player:
+            if decl.index is None:
                 self.expr(decl.init, _Stage(f"the start value of '{decl.name}'", players=True,
                                             variables=frozenset(set_before)))
                 set_before.add(decl.name)
-        globals_ = frozenset(d.name for d in p.of_kind("var") if not d.per_player)
+        globals_ = frozenset(d.name for d in p.of_kind("var") if d.index is None)
+        for decl in p.of_kind("var"):
+            if decl.per_index:
+                self.expr(decl.init, _Stage(f"the start value of '{decl.name}'", players=True,
+                                            variables=globals_))
         for decl in p.of_kind("var"):
             if decl.per_player:
                 self.expr(decl.init, _Stage(f"the start value of '{decl.name}'", players=True, player=True,
@@ -89,6 +99,8 @@ class _Constants:
                 return f"the zone '{name}'", None
             if decl is not None and decl.kind == "var" and decl.per_player:
                 return f"the per-player variable '{name}'", None
+            if decl is not None and decl.kind == "var" and decl.per_index:
+                return f"the variable '{name}'", None
             if decl is None and name == "score":
                 return "the scores", None
         else:
@@ -98,7 +110,9 @@ class _Constants:
                 return None if stage.players else ("the players", None)
             if name == "player" or decl is None:
                 return None
-            if decl.kind == "var" and not decl.per_player and name not in stage.variables:
+            if decl.kind == "option" and not stage.players:
+                return f"the option '{name}' (it is chosen when a game is created)", None
+            if decl.kind == "var" and decl.index is None and name not in stage.variables:
                 later = " (it is set later)" if stage.players else ""
                 return f"the variable '{name}'{later}", None
             if decl.kind == "zone":

@@ -5,12 +5,13 @@ indexed by `player`, a board or an enum, and a board's edges join its nodes.
 """
 from __future__ import annotations
 
+from .. import ast, boards
 from ..diagnostics import Diagnostic, did_you_mean
 from ..program import Program
 from ..source import SourceRegistry, Span
 from .symbols import KIND_WORDS, token_span
 
-RUNNABLE_TOPOLOGIES = ("graph",)
+RUNNABLE_TOPOLOGIES = boards.RUNNABLE
 
 
 def _file_start(program: Program) -> Span:
@@ -33,11 +34,37 @@ def check_declarations(program: Program) -> list[Diagnostic]:
     for zone in program.of_kind("zone"):
         out += _zone(program, zone)
     for var in program.of_kind("var"):
+        if var.per_index:
+            out += _index(program, var, "a variable")
         if var.visibility == "owner" and not var.per_player:
             out.append(Diagnostic("E119", "error", f"variable '{var.name}' has no owner: only a "
                                   "'per player' variable can be shown to its owner", token_span(var.span, var.name),
                                   "write 'var NAME per player: …, owner', or 'hidden'"))
+    for view in program.of_kind("view"):
+        decl = program.get(view.board)
+        if decl is None or decl.kind != "board":
+            what = "unknown" if decl is None else KIND_WORDS.get(decl.kind, decl.kind)
+            message = f"a view draws a board, but '{view.board}' is {what}" if decl is not None else \
+                f"unknown board '{view.board}'"
+            out.append(Diagnostic("E121", "error", message, view.board_span,
+                                  did_you_mean(view.board, [d.name for d in program.of_kind("board")])))
     return out
+
+
+def _index(program: Program, decl, what: str) -> list[Diagnostic]:
+    """A zone family or variable is indexed by player, a board or an enum."""
+    index = decl.index
+    found = program.get(index)
+    if found is not None and found.kind in ("board", "enum"):
+        return []
+    kind = "unknown" if found is None else f"{KIND_WORDS.get(found.kind, found.kind)}"
+    noun = "zone index" if what == "a zone" else "index"
+    message = f"unknown {noun} '{index}'" if found is None else \
+        f"{what} is indexed by player, a board or an enum, but '{index}' is {kind}"
+    candidates = ["player"] + [n for n, d in program.decls.items() if d.kind in ("board", "enum")]
+    family = "a zone family" if what == "a zone" else "a variable"
+    return [Diagnostic("E115", "error", message, decl.index_span or decl.span,
+                       did_you_mean(index, candidates) or f"index {family} by: " + ", ".join(candidates))]
 
 
 def _singletons(program: Program) -> list[Diagnostic]:
@@ -68,6 +95,9 @@ def _board(program: Program, board) -> list[Diagnostic]:
         out.append(Diagnostic("E306", "error", f"topology {board.topology} is designed but its runtime is not "
                               "available yet", token_span(board.span, board.topology),
                               f"available: {', '.join(RUNNABLE_TOPOLOGIES)}"))
+        return out
+    if board.topology != "graph":
+        return out + _generated(board)
     nodes = {n for n, _ in board.nodes}
     seen: dict = {}
     for (a, a_span), (b, b_span) in board.edges:
@@ -92,18 +122,33 @@ def _board(program: Program, board) -> list[Diagnostic]:
     return out
 
 
+def _generated(board: ast.BoardDecl) -> list[Diagnostic]:
+    """A board whose cells its topology generates: the settings it reads, and no nodes or edges."""
+    out = []
+    known = {s.name: s for s in boards.TOPOLOGIES[board.topology]}
+    given = {name for name, _, _ in board.settings}
+    if board.nodes or board.edges:
+        span = (board.nodes[0][1] if board.nodes else board.edges[0][0][1])
+        out.append(Diagnostic("E312", "error", f"a {board.topology} makes its cells from its settings: it has "
+                              "no nodes or edges", span,
+                              "settings: " + ", ".join(known) if known else "use a graph for named nodes"))
+    for name, span, _ in board.settings:
+        if name not in known:
+            out.append(Diagnostic("E312", "error", f"a {board.topology} has no setting '{name}'", span,
+                                  did_you_mean(name, known) or "settings: " + (", ".join(
+                                      f"{s.name} ({s.meaning})" for s in known.values()) or "none")))
+    for setting in known.values():
+        if setting.required and setting.name not in given:
+            out.append(Diagnostic("E312", "error", f"board '{board.name}' ({board.topology}) needs the setting "
+                                  f"'{setting.name}': {setting.meaning}", token_span(board.span, board.name),
+                                  f"write an indented line: {setting.name} = …"))
+    return out
+
+
 def _zone(program: Program, zone) -> list[Diagnostic]:
     out = []
     if zone.index is not None and zone.index != "player":
-        decl = program.get(zone.index)
-        if decl is None or decl.kind not in ("board", "enum"):
-            what = "unknown" if decl is None else f"{KIND_WORDS.get(decl.kind, decl.kind)}"
-            message = f"unknown zone index '{zone.index}'" if decl is None else \
-                f"a zone is indexed by player, a board or an enum, but '{zone.index}' is {what}"
-            candidates = ["player"] + [n for n, d in program.decls.items() if d.kind in ("board", "enum")]
-            out.append(Diagnostic("E115", "error", message, zone.index_span or zone.span,
-                                  did_you_mean(zone.index, candidates)
-                                  or "index a zone family by: " + ", ".join(candidates)))
+        out += _index(program, zone, "a zone")
     if zone.visibility == "owner" and zone.index != "player":
         out.append(Diagnostic("W407", "warning", f"zone '{zone.name}' is visible to its owner, but only zones "
                               "indexed per player have an owner: nobody will see it",

@@ -132,9 +132,24 @@ class ExprChecker(CallChecker):
 
     def _MapLit(self, node, scope):
         value = T.NONE
-        for _, _, x in node.entries:
+        seen: dict = {}
+        for key, span, x in node.entries:
             value = T.join(value, self.infer(x, scope))
+            if key in seen:
+                self.r.error("E102", f"the key {key!r} is given twice in this map", span,
+                             f"the first is at {seen[key]}")
+            seen.setdefault(key, span)
         return T.map_of([k for k, _, _ in node.entries], value)
+
+    def _DataFile(self, node, scope):
+        return T.of_value(node.value)
+
+    def _RandomExpr(self, node, scope):
+        item = self.iterate(node.source, scope, "what 'random' draws from")
+        if node.count is None:
+            return item
+        self.number(node.count, scope, "how many items 'random' draws")
+        return T.list_of(item)
 
     # ── names ──
     def _Name(self, node, scope):
@@ -184,7 +199,12 @@ class ExprChecker(CallChecker):
             if decl.per_player:
                 self.r.error("E201", f"'{name}' is a per-player variable: give it a player", node.span,
                              f"write {name}(p)")
+            elif decl.per_index:
+                self.r.error("E201", f"'{name}' has one value per {_index_words(self.s, decl.index)}: "
+                             "say which", node.span, f"write {name}(…) with a {_index_words(self.s, decl.index)}")
             return t
+        if kind == "option":
+            return self.s.type_ref(decl.type)
         if kind == "zone":
             if decl.index is not None:
                 self.r.error("E201", f"zone '{name}' is indexed per {decl.index}: give it an index",
@@ -235,10 +255,12 @@ class ExprChecker(CallChecker):
         if obj.kind == "map":
             if obj.keys is not None and name not in obj.keys:
                 self.r.error("E107", f"the map has no key '{name}'", node.name_span,
-                             did_you_mean(name, obj.keys))
+                             did_you_mean(name, [str(k) for k in obj.keys]))
             return obj.item or T.UNKNOWN
         if obj.kind == "unknown":
             return T.UNKNOWN
+        if obj.kind == "node":
+            return self._cell_field(obj, node)
         hint = None
         if obj.kind == "zone":
             hint = "a zone holds pieces: take one first, for example ZONE[0]." + name
@@ -246,6 +268,21 @@ class ExprChecker(CallChecker):
             hint = "a player has no fields; per-player variables are read as VAR(player)"
         self.r.error("E212", f"{T.describe(obj)} has no fields, so no '.{name}'", node.name_span, hint)
         return T.UNKNOWN
+
+    def _cell_field(self, obj: T.Ty, node) -> T.Ty:
+        """`h.row`, `h.col`: the coordinates of a cell of a grid."""
+        board = self.s.board(obj.name)
+        if board is not None and board.topology == "graph":
+            self.r.error("E214", f"board '{obj.name}' is a graph: its nodes have no coordinates, so no "
+                         f"'.{node.name}'", node.name_span, "only the cells of a hex_grid, pyramid or open_grid "
+                         "have a row and a col")
+            return T.UNKNOWN
+        if node.name not in ("row", "col"):
+            self.r.error("E212", f"a cell of board '{obj.name}' has a row and a col, not '.{node.name}'",
+                         node.name_span, did_you_mean(node.name, ["row", "col"])
+                         or "a value per cell is a variable: var NAME per BOARD, read as NAME(cell)")
+            return T.UNKNOWN
+        return T.INT
 
     def _Index(self, node, scope):
         obj = self.infer(node.obj, scope)
@@ -264,15 +301,18 @@ class ExprChecker(CallChecker):
         return T.UNKNOWN
 
     def _map_index(self, node, obj: T.Ty, index: T.Ty, scope: Scope) -> None:
-        if index.kind not in ("str", "node", "member", "unknown"):
-            self.r.error("E206", f"a map's keys are names, not {T.describe(index)}", node.index.span)
+        numbers = obj.keys is not None and any(type(k) is int for k in obj.keys)
+        if index.kind not in ("str", "node", "member", "unknown") and not (numbers and T.is_number(index)):
+            keys = "names or numbers" if numbers else "names"
+            self.r.error("E206", f"a map's keys are {keys}, not {T.describe(index)}", node.index.span)
             return
         if obj.keys is None:
             return
         key = _literal_key(node.index, self.s, scope)
         if key is not None:
             if key not in obj.keys:
-                self.r.error("E107", f"the map has no key '{key}'", node.index.span, did_you_mean(key, obj.keys))
+                self.r.error("E107", f"the map has no key '{key}'", node.index.span,
+                             did_you_mean(str(key), [str(k) for k in obj.keys]))
             return
         domain = self.s.domain_of_keys(obj.keys)
         if domain is not None:
@@ -281,7 +321,7 @@ class ExprChecker(CallChecker):
             values = self.s.values_of(index)
             missing = sorted(values - obj.keys)
             if missing:
-                extra = sorted(obj.keys - values)
+                extra = sorted(obj.keys - values, key=str)
                 shown = ", ".join(f"'{m}'" for m in missing[:3]) + (", …" if len(missing) > 3 else "")
                 hint = _extra_keys_hint(extra, index) if extra else None
                 self.r.warning("W408", f"this map has no key for {shown}: indexing it with "
@@ -376,16 +416,26 @@ class ExprChecker(CallChecker):
 
     # ── comprehensions ──
     def generator(self, node, scope: Scope) -> tuple[T.Ty, T.Ty, Scope]:
-        """(item type, element type, inner scope) of `E for x in XS where C`."""
-        item = self.iterate(node.source, scope, f"what '{node.var}' ranges over")
-        inner = scope.child({node.var: item})
-        if node.cond is not None:
-            self.condition(node.cond, inner, "a 'where' condition")
+        """(item type of the last clause, element type, inner scope) of `E for x in XS where C …`."""
+        inner = scope
+        item = T.UNKNOWN
+        for var, source, cond in [(node.var, node.source, node.cond)] + [(m.var, m.source, m.cond)
+                                                                         for m in node.more]:
+            item = self.iterate(source, inner, f"what '{var}' ranges over")
+            inner = inner.child({var: item})
+            if cond is not None:
+                self.condition(cond, inner, "a 'where' condition")
         return item, self.infer(node.element, inner), inner
 
     def _ListComp(self, node, scope):
         _, element, _ = self.generator(node, scope)
         return T.list_of(element)
+
+
+def _index_words(s: Symbols, index: str) -> str:
+    if s.board(index) is not None:
+        return f"cell of board '{index}'"
+    return f"value of enum '{index}'"
 
 
 def _count(n: int) -> str:
@@ -420,7 +470,7 @@ def _bool_hint(t: T.Ty) -> str | None:
 
 def _literal_key(node, s: Symbols, scope: Scope) -> str | None:
     """The key an index expression certainly names (a text, an enum member or a board node)."""
-    if isinstance(node, ast.StrLit):
+    if isinstance(node, (ast.StrLit, ast.IntLit)):
         return node.value
     if isinstance(node, ast.Name) and (node.name in s.p.enum_members or node.name in s.p.board_nodes) \
             and not s.is_const(node.name) and scope.get(node.name) is None:

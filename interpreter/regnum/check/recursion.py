@@ -5,12 +5,60 @@ def bodies once, and a recursive one would loop until the depth limit.
 """
 from __future__ import annotations
 
+from .. import ast
 from ..diagnostics import Diagnostic
 from ..program import Program
 from .walk import free_names
 
 
 def check_recursion(program: Program) -> list[Diagnostic]:
+    return _defs(program) + _can_cycles(program)
+
+
+def _can_calls(node, program: Program, seen: set):
+    """(action, span) of every `can(p, action…)` an expression makes, through defs too."""
+    if isinstance(node, ast.Call) and node.func == "can" and program.get("can") is None:
+        for arg in node.args[1:]:
+            if isinstance(arg, ast.Name) and program.get(arg.name, "action") is not None:
+                yield arg.name, arg.span
+    if isinstance(node, ast.Call) and node.func not in seen and program.get(node.func, "def") is not None:
+        seen.add(node.func)
+        for action, _ in _can_calls(program.get(node.func, "def").body, program, seen):
+            yield action, node.span
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _can_calls(item, program, seen)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
+        for name in node.__dataclass_fields__:
+            if name != "span":
+                yield from _can_calls(getattr(node, name), program, seen)
+
+
+def _can_cycles(program: Program) -> list[Diagnostic]:
+    """An action whose choices or requires ask can() about itself (directly or through other
+    actions) would list its moves forever."""
+    calls = {}
+    for decl in program.of_kind("action"):
+        parts = tuple(p.domain for p in decl.params) + tuple(c.cond for c in decl.requires)
+        calls[decl.name] = list(_can_calls(parts, program, set()))
+    out = []
+    reported: set = set()
+    for start in calls:
+        if start in reported:
+            continue
+        path = _cycle(start, calls, [start], set())
+        if path is None:
+            continue
+        reported.update(path)
+        span = next(s for name, s in calls[start] if name == path[1])
+        out.append(Diagnostic("E313", "error", f"action '{start}' asks can() about "
+                              + ("itself" if len(path) == 2 else " → ".join(path)) + " to list its own moves",
+                              span, "can() may be asked in the flow, in rules and in other actions' clauses; "
+                              "an action's own choices cannot depend on themselves"))
+    return out
+
+
+def _defs(program: Program) -> list[Diagnostic]:
     calls: dict[str, list] = {}
     for decl in program.of_kind("def"):
         calls[decl.name] = [(name, span) for name, span, _ in free_names(decl.body, frozenset(decl.params))

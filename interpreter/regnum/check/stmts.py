@@ -87,6 +87,11 @@ class StmtChecker:
             self.r.error("E201", "'score' is a per-player variable: give it a player", node.span,
                          "write score(p)")
             return None
+        if decl is not None and decl.kind == "option":
+            self.r.ref(name)
+            self.r.error("E208", f"cannot set '{name}': it is a game option, fixed when the game is created",
+                         node.span, "keep what changes in a variable: var NAME: TYPE = " + name)
+            return None
         p = self.s.p
         what = None
         if decl is not None:
@@ -109,7 +114,8 @@ class StmtChecker:
     def _call_target(self, node, scope):
         name = node.func
         decl = self.s.decl(name) if scope.get(name) is None else None
-        if self.s.per_player_var(name) or (name == "score" and decl is None and scope.get(name) is None):
+        if self.s.per_player_var(name) or self.s.table_var(name) or \
+                (name == "score" and decl is None and scope.get(name) is None):
             t = self.x.infer(node, scope)
             optional = decl.type.optional if decl is not None else False
             return t, optional, False

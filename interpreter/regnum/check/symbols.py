@@ -17,7 +17,7 @@ KIND_WORDS = {
     "const": "a constant", "enum": "an enum", "board": "a board", "piece": "a piece type",
     "zone": "a zone", "var": "a variable", "def": "a definition", "phase": "a phase",
     "rule": "a rule", "action": "an action", "scoring": "a scoring", "tiebreak": "a tie-break policy",
-    "trigger": "a trigger", "invariant": "an invariant",
+    "trigger": "a trigger", "invariant": "an invariant", "option": "a game option", "view": "a view",
 }
 
 # How to use a declaration that is not a value, for hints.
@@ -30,6 +30,7 @@ KIND_USES = {
     "tiebreak": "name it after 'ties' in a scoring",
     "trigger": "a trigger runs by itself when a piece enters its zone",
     "invariant": "an invariant is checked by the fuzzer, not used in expressions",
+    "view": "a view only says how the terminal draws a board",
 }
 
 IMPLICIT_FIELDS = {"label": T.STR, "type": T.STR}
@@ -62,11 +63,19 @@ class Symbols:
         decl = self.p.get(name, "var")
         return decl if decl is not None and decl.per_player else None
 
+    def table_var(self, name: str) -> ast.VarDecl | None:
+        """A variable with one value per cell of a board or member of an enum."""
+        decl = self.p.get(name, "var")
+        return decl if decl is not None and decl.per_index else None
+
+    def board(self, name: str):
+        return self.p.get(name, "board")
+
     def zone_type(self, family: str) -> T.Ty:
         return T.zone_of(family, self.zone_pieces.get(family))
 
-    def index_type(self, zone: ast.ZoneDecl) -> T.Ty:
-        """The type of the index of a zone family (`per player`, `per BOARD`, `per ENUM`)."""
+    def index_type(self, zone) -> T.Ty:
+        """The type of the index of a zone family or variable (`per player`, `per BOARD`, `per ENUM`)."""
         if zone.index == "player":
             return T.PLAYER
         if self.p.get(zone.index, "board") is not None:
@@ -136,13 +145,13 @@ class Symbols:
     # ── candidates for "did you mean" ──
     def value_names(self) -> set[str]:
         """Every global a value expression may name (and those it may name with arguments)."""
-        kinds = ("const", "var", "zone", "board", "enum", "def")
+        kinds = ("const", "var", "zone", "board", "enum", "def", "option")
         return ({n for n, d in self.p.decls.items() if d.kind in kinds}
                 | set(self.p.enum_members) | set(self.p.board_nodes) | {"players", "score"})
 
     def callable_names(self) -> set[str]:
         names = {n for n, d in self.p.decls.items() if d.kind in ("def", "zone")}
-        names |= {n for n, d in self.p.decls.items() if d.kind == "var" and d.per_player}
+        names |= {n for n, d in self.p.decls.items() if d.kind == "var" and d.index is not None}
         return names | set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | {"score"}
 
     def names_of_kind(self, *kinds: str) -> list[str]:

@@ -69,6 +69,29 @@ def param(name: str) -> Ty:
 ANY_ZONE = Ty("zone")
 
 
+def of_value(value) -> Ty:
+    """The type of a value read from a data file."""
+    if value is None:
+        return NONE
+    if type(value) is bool:
+        return BOOL
+    if type(value) is int:
+        return INT
+    if type(value) is str:
+        return STR
+    if type(value) is list:
+        item = NONE
+        for x in value[:200]:
+            item = join(item, of_value(x))
+        return list_of(UNKNOWN if item.kind == "none" else item)
+    if type(value) is dict:
+        item = NONE
+        for x in list(value.values())[:200]:
+            item = join(item, of_value(x))
+        return map_of(value.keys(), UNKNOWN if item.kind == "none" else item)
+    return UNKNOWN
+
+
 # ── questions: each is True only when the answer is certain ──
 
 def known(t: Ty) -> bool:

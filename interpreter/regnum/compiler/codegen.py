@@ -260,6 +260,9 @@ class CodeGen:
 
     def _Call(self, node, scope, binds):
         name, x = node.func, self.x
+        if name == "can" and name not in scope and name not in binds and x.program.get(name) is None:
+            actions = tuple(a.name for a in node.args[1:])
+            return f"c.can({self.src(node.args[0], scope, binds)}, {actions!r})"
         args = [self.src(a, scope, binds) for a in node.args]
         if name not in scope and name not in binds:
             fam = x.zones.get(name)
@@ -276,9 +279,6 @@ class CodeGen:
                 return f"{self._def(decl, [x.kind(a, kinds) for a in node.args])}(c, {', '.join(args)})"
         if name in boards.FUNCTIONS:
             return self._board_call(node, args)
-        if name == "can":
-            actions = tuple(a.name for a in node.args[1:])
-            return f"c.can({args[0]}, {actions!r})"
         if name == "text":
             return f"_format({args[0]}, {self.x.kind(node.args[0], self._kinds(scope, binds))!r}, c)"
         if name == "count":

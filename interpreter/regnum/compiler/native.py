@@ -185,8 +185,12 @@ class NativeCompiler:
             else:
                 src.add(d, f"c.state.vars[{target.name!r}] {op} {value}", span)
         elif isinstance(target, ast.Call):
-            src.add(d, f"c.state.pvars[_seat(c, {self._e(target.args[0], binds)})][{target.func!r}] {op} {value}",
-                    span)
+            decl = self.program.get(target.func, "var")
+            if decl is not None and decl.per_index:
+                src.add(d, f"c.set_table({target.func!r}, {self._e(target.args[0], binds)}, {value}, False)", span)
+            else:
+                src.add(d, f"c.state.pvars[_seat(c, {self._e(target.args[0], binds)})][{target.func!r}] {op} {value}",
+                        span)
         elif isinstance(target, ast.Attribute):
             src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
         else:

@@ -95,6 +95,14 @@ class StmtCompiler:
         if isinstance(target, ast.Call):
             name = target.func
             (player,) = [self.x.expr(a, scope) for a in target.args]
+            decl = self.x.program.get(name, "var")
+            if decl is not None and decl.per_index:
+                index = player
+
+                def set_table(c, f):
+                    c.set_table(name, index(c, f[2]), value(c, f[2]), add)
+                    f[1] += 1
+                return set_table
 
             def set_player_var(c, f):
                 v, p = value(c, f[2]), player(c, f[2])
