@@ -39,9 +39,11 @@ class ExprCompiler:
             fam = self.zones.get(node.name)
             if fam is not None and fam.index is None:
                 return "pieces"
-            decl = self.program.get(node.name, "def")
-            if decl is not None and not decl.params:
+            decl = self.program.get(node.name)
+            if decl is not None and decl.kind == "def" and not decl.params:
                 return self.kind(decl.body, {})
+            if decl is not None and decl.kind in ("var", "option") and getattr(decl, "index", None) is None:
+                return self._declared(decl.type)
             return None
         if isinstance(node, ast.Binary) and node.op == "+":
             # Lists joined keep their kind of items; a seat plus a number is just a number.
@@ -51,6 +53,9 @@ class ExprCompiler:
             fam = self.zones.get(node.func)
             if fam is not None:
                 return "pieces"
+            var = self.program.get(node.func, "var")
+            if var is not None and var.index is not None:
+                return self._declared(var.type)
             if node.func in ("first", "last") and node.args:
                 return _item(self.kind(node.args[0], scope))
             if node.func in ("reversed", "sorted", "unique") and node.args:
@@ -61,7 +66,11 @@ class ExprCompiler:
                 return self.kind(decl.body, inner)
             return None
         if isinstance(node, ast.Attribute):
-            return "player" if node.name == "owner" else None
+            if node.name == "owner":
+                return "player"
+            kinds = {self._declared(f.type) for d in self.program.of_kind("piece") for f in d.fields
+                     if f.name == node.name}
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Index):
             return _item(self.kind(node.obj, scope))
         if isinstance(node, ast.ListComp):
@@ -81,6 +90,16 @@ class ExprCompiler:
             return {"player": "players", "piece": "pieces"}.get(self.kind(node.items[0], scope))
         if isinstance(node, ast.IfExpr):
             return self.kind(node.then, scope) or self.kind(node.otherwise, scope)
+        return None
+
+    def _declared(self, ref) -> str | None:
+        """The kind hint of a value of a declared type: a seat, a piece, or lists of them."""
+        if ref.item is not None:
+            return {"player": "players", "piece": "pieces"}.get(self._declared(ref.item))
+        if ref.name == "player":
+            return "player"
+        if ref.name == "piece" or self.program.get(ref.name, "piece") is not None:
+            return "piece"
         return None
 
     def _inner(self, node, scope: dict) -> dict:
