@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 __all__ = [
-    "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "restart_flow",
+    "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "restart_flow",
     "Scenario", "random_playout", "Playout", "legal_move_sequences", "game_machine",
 ]
 
@@ -155,6 +155,18 @@ def set_player_var(game, seat: int, name: str, value) -> None:
     _touched(game)
 
 
+def set_table(game, name: str, index, value) -> None:
+    """Set variable ``name`` — one declared ``per BOARD`` or ``per ENUM`` — at ``index`` (a cell
+    such as ``"(7,8)"``, a node or an enum member) to ``value``."""
+    tables = game.state.tables
+    if name not in tables:
+        raise KeyError(f"no variable {name!r} per cell or member; there are {', '.join(sorted(tables)) or 'none'}")
+    if index not in tables[name]:
+        raise KeyError(f"{name}({index!r}): {index!r} is not one of its cells or members")
+    game.state.writable_table(name)[index] = value
+    _touched(game)
+
+
 def restart_flow(game) -> None:
     """Run the ruleset's ``flow`` again from its first statement, from the current position.
 
@@ -171,12 +183,12 @@ def restart_flow(game) -> None:
     _touched(game)
 
 
-def _unstarted_game(rules, players: int, seed: int, narrate: bool):
+def _unstarted_game(rules, players: int, seed: int, narrate: bool, options: dict | None = None):
     """A new game whose setup has run but whose flow has not started."""
     from .engine.game import Game
 
-    rules.new_game(players=players, seed=seed, narrate=False)  # validates the arguments
-    return Game.prepared(rules, players, int(seed), narrate)
+    rules.new_game(players=players, seed=seed, narrate=False, options=options)  # validates the arguments
+    return Game.prepared(rules, players, int(seed), narrate, options)
 
 
 class Scenario:
@@ -190,8 +202,8 @@ class Scenario:
     until ``start()``).
     """
 
-    def __init__(self, rules, players: int, seed: int = 0, narrate: bool = True):
-        self.game = _unstarted_game(rules, players, seed, narrate)
+    def __init__(self, rules, players: int, seed: int = 0, narrate: bool = True, options: dict | None = None):
+        self.game = _unstarted_game(rules, players, seed, narrate, options)
 
     def place(self, zone_from: str, zone_to: str, n: int | None = 1,
               where: PieceFilter | None = None) -> "Scenario":
@@ -209,6 +221,10 @@ class Scenario:
 
     def set_player_var(self, seat: int, name: str, value) -> "Scenario":
         set_player_var(self.game, seat, name, value)
+        return self
+
+    def set_table(self, name: str, index, value) -> "Scenario":
+        set_table(self.game, name, index, value)
         return self
 
     def start(self, check: bool = True):
