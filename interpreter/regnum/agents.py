@@ -75,7 +75,7 @@ def seat_seed(seed: int, seat: int) -> str:
 
 
 def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000,
-                     narrate: bool = False) -> Game:
+                     narrate: bool = False, options: dict | None = None) -> Game:
     """Play a game of ``rules`` with a RandomAgent in every seat.
 
     The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
@@ -83,9 +83,10 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     again after each move — chooses and plays. Stops when the game is over or after
     ``max_moves`` moves (then ``game.is_over`` is false). Raises StuckGame when a game that
     is not over waits for nobody or for a seat without legal moves. Narration is off unless
-    asked for: nobody reads it in a simulation, and formatting it costs time.
+    asked for: nobody reads it in a simulation, and formatting it costs time. ``options`` are
+    the game's options.
     """
-    game = rules.new_game(players=players, seed=seed, narrate=narrate)
+    game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options)
     agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(players)]
     while not game.is_over and game.move_count < max_moves:
         waiting = list(game.to_move)

@@ -461,7 +461,8 @@ class OptionDecl:
 
 @node
 class ViewDecl:
-    """`view BOARD(CELL): TEXT on COLOUR`: how the terminal draws each cell of a board."""
+    """`view BOARD(CELL): TEXT on COLOUR`: how the terminal draws each cell of a board; or
+    `view PIECE(X): TEXT`: how a piece of that type reads to players."""
 
     span: Span
     board: str

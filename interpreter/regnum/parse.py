@@ -23,7 +23,7 @@ from .source import SourceRegistry, Span
 # next line is indented deeper than the statement's first line and either begins with one
 # of these words or operators, or the line before ends with one (`=`, `,`, `and`, …).
 _CONTINUES_LINE = frozenset({"and", "or", "not", "then", "else", "where", "in", "+", "-", "*", "//",
-                             "%", "==", "!=", "<", "<=", ">", ">=", "to", "from", "of", "named"})
+                             "%", "==", "!=", "<", "<=", ">", ">=", "to", "from", "of", "named", "on"})
 _ENDS_UNFINISHED = _CONTINUES_LINE | {"=", ","}
 
 

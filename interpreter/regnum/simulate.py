@@ -138,24 +138,28 @@ def simulate(
     max_moves: int = 100_000,
     progress: Progress | None = None,
     rules=None,
+    options: dict | None = None,
 ) -> SimulationResult:
     """Play ``games`` random games of the ruleset at ``path`` (a path or a bundled name).
 
     Uses ``jobs`` worker processes (default: every CPU) when ``jobs > 1`` and there are at
     least two games per job, else plays in this process. ``progress(done, total)`` is called
     after each game. ``rules``, when given, is the already loaded ruleset of ``path`` (the
-    workers load their own). Ruleset errors are raised before any game starts; a failing game
+    workers load their own); ``options`` are the game options of every game. Ruleset errors
+    (and options the ruleset refuses) are raised before any game starts; a failing game
     raises SimulationError naming its seed.
     """
     file = resources.find_ruleset(path)
     rules = _load(file) if rules is None else rules
     jobs = default_jobs() if jobs is None else max(1, jobs)
     seeds = [seed + i for i in range(games)]
+    options = dict(options or {})
+    rules.new_game(players=players, seed=seed, narrate=False, options=options)  # refuses bad options now
     start = time.perf_counter()
     if jobs > 1 and games >= jobs * 2:
-        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress)
+        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options)
     else:
-        results = _play_serial(rules, players, seeds, max_moves, progress)
+        results = _play_serial(rules, players, seeds, max_moves, progress, options)
     elapsed = time.perf_counter() - start
     return SimulationResult(
         ruleset=ruleset_label(rules, file),
@@ -165,17 +169,17 @@ def simulate(
     )
 
 
-def _play_one(rules, players: int, seed: int, max_moves: int) -> GameResult:
+def _play_one(rules, players: int, seed: int, max_moves: int, options: dict | None = None) -> GameResult:
     try:
-        return _result(play_random_game(rules, players, seed, max_moves), seed)
+        return _result(play_random_game(rules, players, seed, max_moves, options=options), seed)
     except Exception as err:  # one message naming the seed, whatever the engine raised
         raise SimulationError(f"game with seed {seed}: {type(err).__name__}: {err}") from err
 
 
-def _play_serial(rules, players, seeds, max_moves, progress) -> list[GameResult]:
+def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> list[GameResult]:
     results = []
     for done, seed in enumerate(seeds, 1):
-        results.append(_play_one(rules, players, seed, max_moves))
+        results.append(_play_one(rules, players, seed, max_moves, options))
         if progress:
             progress(done, len(seeds))
     return results
@@ -188,10 +192,10 @@ def _play_serial(rules, players, seeds, max_moves, progress) -> list[GameResult]
 _worker: dict = {}
 
 
-def _worker_init(path: str, players: int, max_moves: int) -> None:
+def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None) -> None:
     # An initializer that raises makes the pool respawn workers forever: keep the error.
     try:
-        _worker.update(rules=_load(path), players=players, max_moves=max_moves, error=None)
+        _worker.update(rules=_load(path), players=players, max_moves=max_moves, options=options, error=None)
     except Exception as err:
         _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
 
@@ -200,17 +204,17 @@ def _worker_play(seed: int) -> tuple[int, dict | None, str | None]:
     if _worker.get("error"):
         return seed, None, _worker["error"]
     try:
-        result = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"])
+        result = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"], _worker.get("options"))
         return seed, result.model_dump(), None
     except Exception as err:
         return seed, None, str(err)
 
 
-def _play_parallel(path, players, seeds, jobs, max_moves, progress) -> list[GameResult]:
+def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None) -> list[GameResult]:
     context = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, len(seeds) // (jobs * 8)))
     by_seed: dict[int, GameResult] = {}
-    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves)) as pool:
+    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves, options)) as pool:
         for seed, result, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
             if error is not None:
                 pool.terminate()

@@ -16,4 +16,5 @@ def test_each_human_presses_enter_before_seeing_their_hand(tmp_path):
     assert first < out.index("── seat 0 to move") < second < out.index("── seat 1 to move")
     # Seat 1's view, shown after the hand-over, hides seat 0's hand and pick.
     seat1_view = out[out.index("── seat 1 to move"):]
-    assert "hand#0: 10 hidden" in seat1_view and "chosen#0: 1 hidden" in seat1_view
+    # (The view names zones as the rulebook does: each family, then one line per seat.)
+    assert "hand\n  P0: 10 hidden\n" in seat1_view and "chosen\n  P0: 1 hidden\n" in seat1_view

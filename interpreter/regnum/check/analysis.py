@@ -145,12 +145,15 @@ class _Walker:
 
     def _view(self, d):
         board = self.p.get(d.board, "board")
-        scope = Scope({d.var: T.node_of(d.board) if board is not None else T.UNKNOWN})
-        if board is not None:
+        piece = self.p.get(d.board, "piece")
+        what = T.node_of(d.board) if board is not None else T.piece_of({d.board}) if piece is not None \
+            else T.UNKNOWN
+        scope = Scope({d.var: what})
+        if board is not None or piece is not None:
             self.r.ref(d.board)
         text = self.x.infer(d.text, scope)
         if T.known(text) and not T.is_textual(text) and not T.is_number(text):
-            self.r.error("E206", f"a view shows a text in each cell, not {T.describe(text)}", d.text.span,
+            self.r.error("E206", f"a view shows a text, not {T.describe(text)}", d.text.span,
                          "turn a value into text with text(…)")
         if d.colour is not None:
             colour = self.x.infer(d.colour, scope)

@@ -42,12 +42,13 @@ def check_declarations(program: Program) -> list[Diagnostic]:
                                   "write 'var NAME per player: …, owner', or 'hidden'"))
     for view in program.of_kind("view"):
         decl = program.get(view.board)
-        if decl is None or decl.kind != "board":
+        if decl is None or decl.kind not in ("board", "piece"):
             what = "unknown" if decl is None else KIND_WORDS.get(decl.kind, decl.kind)
-            message = f"a view draws a board, but '{view.board}' is {what}" if decl is not None else \
-                f"unknown board '{view.board}'"
+            message = f"a view draws a board or names a piece type, but '{view.board}' is {what}" \
+                if decl is not None else f"unknown board or piece type '{view.board}'"
             out.append(Diagnostic("E121", "error", message, view.board_span,
-                                  did_you_mean(view.board, [d.name for d in program.of_kind("board")])))
+                                  did_you_mean(view.board, [d.name for d in program.decls.values()
+                                                            if d.kind in ("board", "piece")])))
     return out
 
 

@@ -5,6 +5,7 @@ never on another command.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -40,6 +41,34 @@ def player_count(rules, path: Path, players: int | None) -> int:
             param_hint="'--players'",
         )
     return players
+
+
+def option_values(pairs: tuple[str, ...]) -> dict:
+    """Game options from repeated `--option NAME=VALUE`: VALUE is JSON (true, 3, ["a", "b"]),
+    a comma-separated list (a,b,c), or else a plain text."""
+    out: dict = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"'{pair}' is not NAME=VALUE", param_hint="'--option'")
+        out[name.strip()] = _option_value(raw.strip())
+    return out
+
+
+def _option_value(raw: str):
+    try:
+        return json.loads(raw)
+    except ValueError:
+        pass
+    if "," in raw:
+        return [_option_value(part.strip()) for part in raw.split(",") if part.strip()]
+    return raw
+
+
+def option_flag(function):
+    """The `--option NAME=VALUE` flag, repeatable, shared by the commands that start games."""
+    return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+                        help="A game option of the ruleset (repeatable); `regnum check` lists them.")(function)
 
 
 def standings(game, title: str, kinds: dict[int, str] | None = None) -> None:

@@ -32,6 +32,8 @@ def describe_error(err: BaseException) -> str | None:
         return f"error: {err}"
     if isinstance(err, api_error("LogError")):
         return f"error: invalid log: {err}"
+    if isinstance(err, api_error("OptionError")):
+        return f"error: {err}"
     if isinstance(err, OSError):
         if isinstance(err, FileNotFoundError) and not err.filename:
             return f"error: {err}"

@@ -12,7 +12,7 @@ import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
 from ..simulate import ruleset_label
-from .common import load_ruleset, player_count, standings
+from .common import load_ruleset, make_console, option_flag, option_values, player_count, standings
 from .errors import api_error
 
 
@@ -57,20 +57,49 @@ def _hand_over(seat: int) -> None:
     click.clear()
 
 
-def _ask_human(game, seat: int, shared_screen: bool = False):
+class _Screen:
+    """What has been printed, so that the board is printed again only when it changed."""
+
+    def __init__(self):
+        self.console = make_console()
+        self.last: dict = {}
+
+    def board(self, game, viewer, force: bool = False) -> None:
+        text = game.render(viewer)
+        if force or self.last.get(viewer) != text:
+            self.console.print(game.render_rich(viewer))
+            self.last[viewer] = text
+
+
+def _typed_move(game, seat: int, answer: str):
+    """A move typed as `ACTION VALUE …` (values in the order of the action's parameters)."""
+    from regnum import Move
+
+    words = answer.split()
+    action = game.model.actions.get(words[0]) if words else None
+    if action is None:
+        return None
+    values = [int(w) if w.lstrip("-").isdigit() else w for w in words[1:]]
+    return Move(seat, words[0], {p.name: v for p, v in zip(action.params, values)})
+
+
+def _ask_human(game, seat: int, screen: _Screen, shared_screen: bool = False):
     moves = moves_of(game, seat)
     if not moves:
         raise StuckGame(f"seat {seat} must move but has no legal move (after {game.move_count} moves)")
     if shared_screen:
         _hand_over(seat)
     click.echo(f"\n── seat {seat} to move ──")
-    click.echo(game.render(seat))
-    for number, move in enumerate(moves, 1):
-        click.echo(f"{number:>4}. {move}")
+    screen.board(game, seat, force=shared_screen)
+    names = [game.describe(move) for move in moves]
+    for number, name in enumerate(names, 1):
+        click.echo(f"{number:>4}. {name}")
+    for action, reason in game.blocked(seat):
+        click.echo(f"      ({action.replace('_', ' ')} is not possible now: {reason})")
     while True:
         try:
             answer = click.prompt(
-                f"seat {seat}: move 1-{len(moves)} (q quits)", default="", show_default=False
+                f"seat {seat}: move 1-{len(moves)}, or type one (q quits)", default="", show_default=False
             ).strip()
         except click.Abort:
             raise _Quit(input_ended=True) from None
@@ -78,16 +107,22 @@ def _ask_human(game, seat: int, shared_screen: bool = False):
             raise _Quit(input_ended=False)
         if answer.isdigit() and 1 <= int(answer) <= len(moves):
             return moves[int(answer) - 1]
-        by_text = [move for move in moves if str(move) == answer]
+        by_text = [move for move, name in zip(moves, names) if answer.lower() in (name.lower(), str(move).lower())]
         if len(by_text) == 1:
             return by_text[0]
+        typed = _typed_move(game, seat, answer)
+        if typed is not None:
+            return typed
         if answer:
-            click.echo(f"'{answer}' is not a move: type a number from 1 to {len(moves)}, or q", err=True)
+            click.echo(f"'{answer}' is not a move: type a number from 1 to {len(moves)}, a move as listed, "
+                       "or an action and its values (q quits)", err=True)
 
 
 def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> str:
     """Play until the game ends ("over"), the move bound ("limit") or a human quits."""
     seen = len(game.events)
+    screen = _Screen()
+    humans = [p for p in range(game.players) if p not in agents]
     while not game.is_over:
         waiting = list(game.to_move)
         if not waiting:
@@ -98,24 +133,28 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
             if game.is_over or seat not in game.to_move:
                 continue
             if seat in agents:
-                game.play(agents[seat].choose(game, seat))
+                move = agents[seat].choose(game, seat)
+                viewer = humans[0] if len(humans) == 1 else None
+                name = "makes a secret choice" if game.is_secret(move, viewer) else game.describe(move)
+                game.play(move)
+                if humans:
+                    click.echo(f"P{seat}: {name}")
             else:
-                humans = [p for p in range(game.players) if p not in agents]
-                move = _ask_human(game, seat, shared_screen=len(humans) > 1)
+                move = _ask_human(game, seat, screen, shared_screen=len(humans) > 1)
                 try:
                     game.play(move)
                 except api_error("IllegalMove") as err:
-                    click.echo(f"refused: {err}", err=True)
+                    click.echo(f"refused: {err.reason} (rule '{err.rule}'"
+                               + (f" at {err.location})" if err.location else ")"), err=True)
                     continue
             events = game.events
             for line in events[seen:]:
                 click.echo(line)
             seen = len(events)
-            if show_board:
-                # One human at the table sees the board as their seat does; several
-                # humans share the screen, so it shows only what is public.
-                humans = [p for p in range(game.players) if p not in agents]
-                click.echo(game.render(humans[0] if len(humans) == 1 else None))
+            if show_board and not humans:
+                # Bots only: the public board after each move that changed it. A human sees
+                # the board, as their seat may see it, when they are asked to move.
+                screen.board(game, None)
     return "over"
 
 
@@ -128,25 +167,30 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
 @click.option("--max-moves", type=click.IntRange(min=0), help="Stop after this many moves.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log (JSON) here.")
-def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file) -> None:
+@option_flag
+def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, options) -> None:
     """Play a game in the terminal, any mix of humans and random bots.
 
-    Seats are numbered from 0. A human sees their own view of the game and the numbered
-    legal moves of their seat, and types a number (q quits). With several humans at one
-    screen, the screen is cleared and the next seat presses Enter before seeing their hand. After each move the new
-    narration is printed, and the public board unless --quiet-board; at the end, the final
+    Seats are numbered from 0. A human sees the game as their seat may see it (the board
+    drawn by its shape, their own hidden cards, the scores) and the legal moves of their
+    seat, named as the ruleset names them; they type a number, a move as listed, or an
+    action and its values (`build (3,4)`): a move the rules refuse is answered with the
+    rule's message. q quits. With several humans at one screen, the screen is cleared and
+    the next seat presses Enter before seeing their hand. After each move the new narration
+    is printed, and the board when it changed (unless --quiet-board); at the end, the final
     standings. --log writes a log that `regnum replay` checks and reruns.
 
     \b
     Example:
       regnum play kings_road --players 4 --bots 1,2,3
       regnum play kings_road --players 4 --bots all --seed 1 --quiet-board
+      regnum play kingdom_builder -p 3 --option first_game_setup=true
     """
     path, rules = load_ruleset(ruleset)
     players = player_count(rules, path, players)
     bot_seats = _parse_bots(bots, players)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    game = rules.new_game(players=players, seed=seed)
+    game = rules.new_game(players=players, seed=seed, options=option_values(options))
     agents = {seat: RandomAgent(seat_seed(seed, seat)) for seat in bot_seats}
     kinds = {seat: "bot" if seat in bot_seats else "human" for seat in range(players)}
     humans = ", ".join(str(s) for s in range(players) if s not in bot_seats) or "none"

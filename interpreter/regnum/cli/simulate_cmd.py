@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
-from .common import load_ruleset, make_console, player_count
+from .common import load_ruleset, make_console, option_flag, option_values, player_count
 
 
 @contextmanager
@@ -56,7 +56,8 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Move bound per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every game.")
-def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json) -> None:
+@option_flag
+def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, options) -> None:
     """Play many games with random bots and summarise the results.
 
     Game i uses seed SEED+i for the game and its bots, so each game can be rerun alone;
@@ -69,12 +70,15 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json) ->
     \b
     Example:
       regnum simulate kings_road --players 4 --games 1000 --seed 1
+      regnum simulate kingdom_builder -p 3 -g 100 --option first_game_setup=true
     """
     path, rules = load_ruleset(ruleset)
+    options = option_values(options)
     players = player_count(rules, path, players)
     show_progress = make_console(stderr=True).is_terminal
     with _progress(ruleset_label(rules, path), games, enabled=show_progress) as update:
-        result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules)
+        result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules,
+                          options=options)
     if as_json:
         click.echo(result.model_dump_json())
     else:

@@ -263,7 +263,58 @@ class Game:
         return observe.observation(self, None if player is None else self._seat(player))
 
     def render(self, player: int | None = None) -> str:
-        return observe.render(self, None if player is None else self._seat(player))
+        """The game as seat `player` sees it, as text (None: a spectator's view)."""
+        from .. import render
+        return render.plain(render.render(self, None if player is None else self._seat(player)))
+
+    def render_rich(self, player: int | None = None):
+        """The same view as a rich Text, with colours (for terminals)."""
+        from .. import render
+        return render.render(self, None if player is None else self._seat(player))
+
+    def describe(self, move: Move) -> str:
+        """How a move reads to players: the action's `label`, filled in (else `action value …`)."""
+        from .. import render
+        env = next((e for name, args, e in self._candidates(move.player)
+                    if name == move.action and args == move.args), None) \
+            if isinstance(move.player, int) and 0 <= move.player < self.players else None
+        return render.describe_move(self, move, env)
+
+    def is_secret(self, move: Move, viewer: int | None) -> bool:
+        """Whether naming `move` would show `viewer` a piece they may not see (a card picked
+        from a hidden hand, say): then only the fact that a choice was made may be shown."""
+        env = next((e for name, args, e in self._candidates(move.player)
+                    if name == move.action and args == move.args), None)
+        action = self.model.actions.get(move.action)
+        if env is None or action is None:
+            return True
+        for param in action.params:
+            piece = env.get(param.name)
+            if param.encode_pieces and type(piece) is int and not observe.can_see(self, piece, viewer):
+                return True
+        return False
+
+    def blocked(self, player: int) -> list[tuple[str, str]]:
+        """The actions `player` is asked for but cannot take now because a `require` that
+        reads none of their choices holds them back, each with that rule's message."""
+        stack = waiting_stack(self._state, self._seat(player))
+        if stack is None:
+            return []
+        ctx = self._ctx(self._state)
+        possible = {name for name, _, _ in self._candidates(player)}
+        out = []
+        for name in stack[-1][2]["$actions"]:
+            if name in possible:
+                continue
+            action = self.model.actions[name]
+            for clause in action.requires:
+                if clause.level < 0:
+                    with guarded(clause.span, f"while explaining '{name}'"):
+                        holds = clause.cond(ctx, {"player": player})
+                    if not holds:
+                        out.append((name, clause.message))
+                        break
+        return out
 
     def check_invariants(self) -> list[str]:
         """The messages of every ruleset invariant that does not hold now."""

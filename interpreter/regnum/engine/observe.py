@@ -15,6 +15,15 @@ def _visible(fam, index, viewer) -> bool:
     return False
 
 
+def can_see(game, piece: int, viewer) -> bool:
+    """Whether `viewer` sees this piece where it lies now."""
+    state = game.state
+    key = state.where[piece]
+    family = key.partition("#")[0]
+    fam = game.model.zones[family]
+    return _visible(fam, fam.index_of.get(key), viewer) or piece in state.revealed
+
+
 def _piece(state, piece: int) -> dict:
     record = dict(state.pieces[piece])
     record["id"] = piece
