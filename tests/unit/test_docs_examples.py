@@ -86,10 +86,22 @@ def _play(rules: regnum.Ruleset, players: int) -> regnum.Game:
     return game
 
 
+DATA_FILE = re.compile(r"^#\s*file:\s*(\S+)\s*$")
+
+
 @pytest.fixture(scope="module")
 def example_dir(tmp_path_factory):
-    """One folder for all examples, so a variant example finds its base by file name."""
+    """One folder for all examples, so a variant example finds its base by file name and a
+    data file shown in a ```yaml block starting `# file: PATH` is there for the examples."""
     folder = tmp_path_factory.mktemp("doc_examples")
+    for doc in CHECKED_DOCS:
+        if not (DOCS / doc).exists():
+            continue
+        for _, body in blocks(doc, "yaml"):
+            match = DATA_FILE.match(body.splitlines()[0]) if body.strip() else None
+            if match:
+                (folder / match.group(1)).parent.mkdir(parents=True, exist_ok=True)
+                (folder / match.group(1)).write_text(body, encoding="utf-8")
     for doc, line, body in EXAMPLES:
         match = COMPLETE.match(body.splitlines()[0]) if body.strip() else None
         if match and match.group(1):

@@ -223,7 +223,8 @@ class _Compiler:
             is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
             depends = tuple(n for n in names[:i] if n in _uses(param.domain))
             params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span, depends))
-            scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind)
+            # "value": a choice is an item of its domain, never a zone passed by reference
+            scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind, "value")
         # A require is checked as soon as the parameters it reads are chosen (a require that
         # reads none is checked once, before any choice is listed).
         requires = [Clause(c.name, self.exprs.expr(c.cond, scope), c.message or f"rule '{c.name}' is not met",

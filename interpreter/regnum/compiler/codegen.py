@@ -131,6 +131,8 @@ class CodeGen:
                                    "int": int, "dict": dict, "type": type, "range": range, "str": str}
         self._ids = itertools.count()
         self._defs: dict = {}
+        self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
+        self._inlining = 0
 
     # ── entry points ──
     def function(self, node, scope: dict):
@@ -276,7 +278,15 @@ class CodeGen:
                 return f"_table(c, {name!r}, {args[0]})"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
-                return f"{self._def(decl, [x.kind(a, kinds) for a in node.args])}(c, {', '.join(args)})"
+                arg_kinds = [x.kind(a, kinds) for a in node.args]
+                if self._inlinable(decl, node.args):
+                    inner = {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
+                    self._inlining += 1
+                    try:
+                        return f"({self.src(decl.body, {}, inner)})"
+                    finally:
+                        self._inlining -= 1
+                return f"{self._def(decl, arg_kinds)}(c, {', '.join(args)})"
         if name in boards.FUNCTIONS:
             return self._board_call(node, args)
         if name == "text":
@@ -287,6 +297,24 @@ class CodeGen:
             return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
         from .expressions import CompileError
         raise CompileError(f"'{name}' cannot be called", node.span)
+
+    def _inlinable(self, decl, args) -> bool:
+        """Whether a call of this def may be replaced by its body: a small body, whose
+        parameters are used once each or given plain names or literals (expressions have no
+        effects, so only the cost of computing an argument twice is at stake)."""
+        info = self._small.get(decl.name)
+        if info is None:
+            from ..check.walk import free_names
+            uses = {p: 0 for p in decl.params}
+            for name, _, _ in free_names(decl.body):
+                if name in uses:
+                    uses[name] += 1
+            info = self._small[decl.name] = (_size(decl.body) <= _INLINE_SIZE, uses)
+        small, uses = info
+        if not small or self._inlining > _INLINE_DEPTH:
+            return False
+        simple = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+        return all(uses[p] <= 1 or isinstance(a, simple) for p, a in zip(decl.params, args))
 
     def _def(self, decl, arg_kinds) -> str:
         """The namespace name of the Python function compiled from a `def` (once)."""
@@ -348,6 +376,19 @@ class CodeGen:
     def _IfExpr(self, node, scope, binds):
         cond, then, other = (self.src(n, scope, binds) for n in (node.cond, node.then, node.otherwise))
         return f"({then} if {cond} else {other})"
+
+
+_INLINE_SIZE = 40     # syntax nodes
+_INLINE_DEPTH = 8
+
+
+def _size(node) -> int:
+    """The number of syntax nodes of an expression."""
+    if isinstance(node, tuple):
+        return sum(_size(x) for x in node)
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
+        return 1 + sum(_size(getattr(node, f)) for f in node.__dataclass_fields__ if f != "span")
+    return 0
 
 
 def _item_kind(kind):

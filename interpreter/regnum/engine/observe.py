@@ -53,6 +53,9 @@ def observation(game, viewer: int | None) -> dict:
         "winners": game.winners,
         "vars": _plain(_visible_vars(game, state.vars, None, viewer)),
         "player_vars": [_plain(_visible_vars(game, row, seat, viewer)) for seat, row in enumerate(state.pvars)],
+        "tables": {name: (_plain(values) if game.model.tables[name].visibility == "public" else "hidden")
+                   for name, values in state.tables.items()},
+        "options": _plain(game.options),
         "zones": zones,
         "moves": game.move_count,
     }
