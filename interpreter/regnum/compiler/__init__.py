@@ -241,7 +241,10 @@ class _Compiler:
             stmts.native.compile(body, decl, ["player"] + [prm.name for prm in decl.params], scope)
             fn = self.natives[body]
         label = stmts.template(decl.label, scope) if decl.label is not None else None
-        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label)
+        filters = [self.exprs.codegen.filter_function(
+            param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
+                         if r.level == i], scope) for i, param in enumerate(decl.params)]
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

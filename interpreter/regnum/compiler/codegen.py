@@ -114,7 +114,7 @@ def _zone(keys, index, family):
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_argbest": _argbest, "_zone": _zone, "_table": _table,
-           "_format": format_value, "EvalError": EvalError}
+           "_format": format_value, "EvalError": EvalError, "_UNSET": object()}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
@@ -132,6 +132,7 @@ class CodeGen:
         self._ids = itertools.count()
         self._defs: dict = {}
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
+        self._hoisted: dict = {}   # id of a syntax node -> the local holding its value (filters)
         self._inlining = 0
 
     # ── entry points ──
@@ -143,6 +144,41 @@ class CodeGen:
             from .expressions import CompileError
             raise CompileError("this expression is nested too deeply to compile; split it with "
                                "let or def", node.span, "E005") from None
+
+    def filter_function(self, param: str, clauses: list, scope: dict):
+        """One function that keeps the choices of `param` passing every clause, in order,
+        counting in `hits` (when given) the clause that excludes each other choice:
+        `f(c, e, items, hits)` with items [(value, encoded)…]. The clauses' conditions are
+        inlined in one loop instead of a call per clause per choice."""
+        if not clauses:
+            return None
+        fname = f"_filter{next(self._ids)}"
+        lines = [f"def {fname}(c, e, items, hits):", "    out = []"]
+        # Calls that do not read this choice are computed once per filter, at their first use
+        # (never sooner: a condition may guard them), instead of once per choice.
+        invariant = [n for node, _ in clauses for n in self._invariant_calls(node, {param})]
+        for n in invariant:
+            if id(n) not in self._hoisted:
+                local = f"_h{next(self._ids)}"
+                lines.append(f"    {local} = _UNSET")
+                self._hoisted[id(n)] = f"({local} if {local} is not _UNSET else ({local} := {self.src(n, scope, {})}))"
+        lines += ["    for v, enc in items:", f"        e[{param!r}] = v"]
+        try:
+            for node, hit in clauses:
+                lines.append(f"        if not ({self.src(node, scope, {})}):")
+                lines.append(f"            if hits is not None: hits[{hit!r}] = hits.get({hit!r}, 0) + 1")
+                lines.append("            continue")
+        finally:
+            for n in invariant:
+                self._hoisted.pop(id(n), None)
+        lines += ["        out.append((v, enc))", "    return out"]
+        try:
+            exec(compile("\n".join(lines) + "\n", "<regnum requires>", "exec"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("a require is nested too deeply to compile; split it with def",
+                               clauses[0][0].span, "E005") from None
+        return self.ns[fname]
 
     def _eval(self, source: str):
         return eval(compile(source, "<regnum expression>", "eval"), self.ns)
@@ -162,7 +198,40 @@ class CodeGen:
 
     # ── the generator ──
     def src(self, node, scope: dict, binds: dict) -> str:
+        hoisted = self._hoisted.get(id(node))
+        if hoisted is not None:
+            return hoisted
         return getattr(self, "_" + type(node).__name__)(node, scope, binds)
+
+    def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
+        """The calls of defs in `node` whose value cannot change while `varying` names change:
+        computed once before a loop over them instead of once per turn of it."""
+        from ..check.walk import free_names
+        if isinstance(node, ast.Call) and node.func not in bound:
+            decl = self.x.program.get(node.func, "def")
+            if decl is not None:
+                names = {n for n, _, _ in free_names(node)} - {node.func}
+                if not names & (varying | bound):
+                    yield node
+                    return
+        if isinstance(node, ast.Name) and node.name not in bound and node.name not in varying:
+            decl = self.x.program.get(node.name, "def")
+            if decl is not None and not decl.params:
+                yield node
+                return
+        if isinstance(node, (ast.ListComp, ast.Aggregate)):
+            inner = bound | {node.var} | {m.var for m in node.more}
+            for part in [node.source, node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
+                if part is not None:
+                    yield from self._invariant_calls(part, varying, inner)
+            return
+        if isinstance(node, tuple):
+            for item in node:
+                yield from self._invariant_calls(item, varying, bound)
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
+            for name in node.__dataclass_fields__:
+                if name != "span":
+                    yield from self._invariant_calls(getattr(node, name), varying, bound)
 
     def _IntLit(self, node, scope, binds):
         return repr(node.value)
@@ -270,12 +339,12 @@ class CodeGen:
             fam = x.zones.get(name)
             if fam is not None:
                 keys = self.bind(fam.keys, "z")
-                return f"c.state.zones[_zone({keys}, {args[0]}, {name!r})]"
+                return f"c.state.zones[{keys}[{args[0]}]]"
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"c.state.pvars[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "var" and decl.per_index:
-                return f"_table(c, {name!r}, {args[0]})"
+                return f"c.state.tables[{name!r}][{args[0]}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
                 arg_kinds = [x.kind(a, kinds) for a in node.args]

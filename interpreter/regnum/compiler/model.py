@@ -29,6 +29,20 @@ class Code:
         self.cover = self.cover or self.name
 
 
+class ZoneKeys(dict):
+    """Index -> zone key of a zone family; a lookup that misses says which zone does not exist."""
+
+    __slots__ = ("family",)
+
+    def __init__(self, family: str, keys):
+        super().__init__(keys)
+        self.family = family
+
+    def __missing__(self, index):
+        from ..builtins import EvalError
+        raise EvalError(f"{self.family}({index!r}) is not a zone")
+
+
 @dataclass
 class ZoneFamily:
     name: str
@@ -39,6 +53,7 @@ class ZoneFamily:
     index_of: dict = field(default_factory=dict)   # zone key -> index value
 
     def __post_init__(self):
+        self.keys = ZoneKeys(self.name, self.keys)
         self.index_of = {key: index for index, key in self.keys.items()}
 
 
@@ -79,6 +94,9 @@ class Action:
     span: Span
     native: Callable | None = None   # the body as a Python function, when it never waits
     label: list | None = None  # [(text, None, None) | (None, closure, kind)]: how a move reads
+    # The requires of each parameter, compiled into one filter per parameter:
+    # filter(ctx, env, [(value, encoded)…], hits | None) -> the items that pass them all.
+    filters: list = field(default_factory=list)
 
 
 @dataclass

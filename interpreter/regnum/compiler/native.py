@@ -139,7 +139,7 @@ class NativeCompiler:
             return repr(fam.keys[""])
         if isinstance(node, ast.Call) and fam is not None:
             keys = self.gen.bind(fam.keys, "z")
-            return f"_zone({keys}, {self._e(node.args[0], binds)}, {node.func!r})"
+            return f"{keys}[{self._e(node.args[0], binds)}]"
         from .expressions import CompileError
         raise CompileError("a zone is expected here", node.span)
 

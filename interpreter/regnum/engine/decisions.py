@@ -57,30 +57,41 @@ class _Found(Exception):
     """Stops the enumeration at the first legal move (for `can`)."""
 
 
-def _levels(action) -> tuple[list, list]:
-    """The requires checked before any choice, and those checked at each parameter."""
-    levels: list = [[] for _ in action.params]
-    first = []
-    for clause in action.requires:
-        (first if clause.level < 0 else levels[clause.level]).append(clause)
-    return first, levels
+def _distinct(values: list, labels: dict | None, bound) -> list:
+    """(value, encoded) of each distinct choice, in order: a value once, equal pieces once
+    (under their shared label), and no piece an earlier parameter already took."""
+    if labels is None:
+        try:
+            return [(v, v) for v in dict.fromkeys(values)]
+        except TypeError:  # unhashable values (lists, maps): compare them by their text
+            pass
+    seen = set()
+    out = []
+    for value in values:
+        encoded = labels.get(value, value) if labels is not None and type(value) is int else value
+        k = encoded if type(encoded) is str or type(encoded) is int else _key(encoded)
+        if k in seen or value in bound:
+            continue
+        seen.add(k)
+        out.append((value, encoded))
+    return out
 
 
 def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
     """Every (args, env) of `action` for `player` that passes its requires (prefers not applied).
 
-    A require is checked as soon as the parameters it reads are chosen; a domain is computed
-    once for each combination of the earlier parameters it reads. Pieces equal in every
-    attribute are interchangeable: one option stands for all of them, and a later parameter
-    may take another piece equal to one already chosen.
+    A require is checked as soon as the parameters it reads are chosen (the requires of one
+    parameter are compiled into one filter, Action.filters); a domain is computed once for each
+    combination of the earlier parameters it reads. Pieces equal in every attribute are
+    interchangeable: one option stands for all of them, and a later parameter may take
+    another piece equal to one already chosen.
     """
     params = action.params
-    first, levels = _levels(action)
-    hits = ctx.hits
+    hits = ctx.hits if count else None
     out: list = []
     start = {"player": player}
-    for clause in first:
-        if not clause.cond(ctx, start):
+    for clause in action.requires:
+        if clause.level < 0 and not clause.cond(ctx, start):
             if count:
                 hits[clause.hit] = hits.get(clause.hit, 0) + 1
             return out
@@ -90,6 +101,7 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
         out.append(({}, start))
         return out
     caches: list = [{} for _ in params]
+    filters = action.filters
     last_index = len(params) - 1
 
     def domain(i: int, env: dict):
@@ -110,36 +122,29 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     def extend(i: int, env: dict, args: dict) -> None:
         param = params[i]
         name = param.name
-        checks = levels[i]
         values, labels = domain(i, env)
         bound = {env[p.name] for p in params[:i]} if i and param.encode_pieces else ()
-        seen = set()
-        for value in values:
-            encoded = labels.get(value, value) if labels is not None and type(value) is int else value
-            k = encoded if type(encoded) is str or type(encoded) is int else _key(encoded)
-            if k in seen or value in bound:
-                continue
-            seen.add(k)
-            env[name] = value
-            for clause in checks:
-                if not clause.cond(ctx, env):
-                    if count:
-                        hits[clause.hit] = hits.get(clause.hit, 0) + 1
-                    break
-            else:
-                if i == last_index:
-                    if stop:
-                        raise _Found
-                    done = dict(args)
-                    done[name] = encoded
-                    out.append((done, dict(env)))
-                    if len(out) > MAX_CANDIDATES:
-                        raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
-                                        "(runaway parameter domains?)")
-                else:
-                    more = dict(args)
-                    more[name] = encoded
-                    extend(i + 1, dict(env), more)
+        items = _distinct(values, labels, bound)
+        if filters[i] is not None:
+            items = filters[i](ctx, env, items, hits)
+        if i == last_index:
+            if items and stop:
+                raise _Found
+            for value, encoded in items:
+                done = dict(args)
+                done[name] = encoded
+                env[name] = value
+                out.append((done, dict(env)))
+            if len(out) > MAX_CANDIDATES:
+                raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
+                                "(runaway parameter domains?)")
+            return
+        for value, encoded in items:
+            more = dict(args)
+            more[name] = encoded
+            inner = dict(env)
+            inner[name] = value
+            extend(i + 1, inner, more)
 
     extend(0, dict(start), {})
     return out

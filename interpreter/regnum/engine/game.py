@@ -13,7 +13,7 @@ from ..log import Log, LogMove, LogResult
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from .runtime import Ctx, advance, guarded, run_native, run_stack, to_move, waiting_stack
-from .state import State, canonical_json
+from .state import State, Table, canonical_json
 
 STATE_FORMAT = "regnum-state/1"
 
@@ -57,7 +57,7 @@ class Game:
                        for p in range(players)]
         for table in model.tables.values():
             start = table.init(ctx, {})
-            state.tables[table.name] = {key: start for key in table.keys}
+            state.tables[table.name] = Table(table.name, dict.fromkeys(table.keys, start))
         for fam in model.zones.values():
             for index, key in fam.keys.items():
                 if fam.index == "player" and index >= players:

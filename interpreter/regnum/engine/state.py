@@ -15,6 +15,21 @@ class ZoneRef(str):
     __slots__ = ()
 
 
+class Table(dict):
+    """The values of a variable per cell or member. A lookup that misses names the variable
+    (an index that is not one of its cells), without costing anything when it hits."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str, values=()):
+        super().__init__(values)
+        self.name = name
+
+    def __missing__(self, index):
+        from ..builtins import EvalError
+        raise EvalError(f"{self.name}({index!r}): {index!r} is not one of its cells or members")
+
+
 class State:
     __slots__ = ("vars", "pvars", "tables", "zones", "pieces", "where", "flow", "rng", "revealed",
                  "moves", "_owned", "_owned_tables")
@@ -62,7 +77,7 @@ class State:
     def writable_table(self, name: str) -> dict:
         """A table variable's values, copied first if still shared with another state."""
         if name not in self._owned_tables:
-            self.tables[name] = dict(self.tables[name])
+            self.tables[name] = Table(name, self.tables[name])
             self._owned_tables.add(name)
         return self.tables[name]
 
@@ -85,7 +100,7 @@ class State:
         s = cls()
         s.vars = {k: _thaw(v) for k, v in data["vars"].items()}
         s.pvars = [{k: _thaw(v) for k, v in d.items()} for d in data["player_vars"]]
-        s.tables = {k: _thaw(v) for k, v in data.get("tables", {}).items()}
+        s.tables = {k: Table(k, _thaw(v)) for k, v in data.get("tables", {}).items()}
         s.zones = {k: list(v) for k, v in data["zones"].items()}
         s.pieces = [dict(p) for p in data["pieces"]]
         s.where = [""] * len(s.pieces)
