@@ -45,6 +45,10 @@ class ExprCompiler:
             if decl is not None and decl.kind in ("var", "option") and getattr(decl, "index", None) is None:
                 return self._declared(decl.type)
             return None
+        if isinstance(node, ast.Binary) and node.op == "%" and self._from_seat(node.left, scope) \
+                and isinstance(node.right, ast.Call) and node.right.func == "count" and len(node.right.args) == 1 \
+                and isinstance(node.right.args[0], ast.Name) and node.right.args[0].name == "players":
+            return "player"   # counting on round the table from a seat gives a seat: (p + n) % count(players)
         if isinstance(node, ast.Binary) and node.op == "+":
             # Lists joined keep their kind of items; a seat plus a number is just a number.
             kinds = {self.kind(node.left, scope), self.kind(node.right, scope)}
@@ -91,6 +95,12 @@ class ExprCompiler:
         if isinstance(node, ast.IfExpr):
             return self.kind(node.then, scope) or self.kind(node.otherwise, scope)
         return None
+
+    def _from_seat(self, node, scope: dict) -> bool:
+        """A seat, or a seat plus or minus numbers."""
+        if isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            return self._from_seat(node.left, scope) or (node.op == "+" and self._from_seat(node.right, scope))
+        return self.kind(node, scope) == "player"
 
     def _declared(self, ref) -> str | None:
         """The kind hint of a value of a declared type: a seat, a piece, or lists of them."""
