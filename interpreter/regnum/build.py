@@ -494,6 +494,16 @@ class _Offset:
         return node
 
 
+def build_expression(text: str, file: str = "<expression>"):
+    """Parse and build one expression (for `Game.evaluate`); raises RulesetError."""
+    tree = parse_text(text, file, start="expr")
+    builder = _Builder(file)
+    node = builder.transform(tree)
+    if builder.errors:
+        raise RulesetError(builder.errors)
+    return node
+
+
 def build_module(text: str, file: str) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
     tree = parse_text(text, file)

@@ -388,3 +388,23 @@ def test_python_dash_m_regnum_runs_the_command_line():
     result = subprocess.run([sys.executable, "-m", "regnum", "list", "--names"], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0 and "kingdom_builder" in result.stdout.split()
+
+
+# ── Game.evaluate ───────────────────────────────────────────────────────────────
+
+def test_evaluate_reads_the_present_state_and_is_checked_like_the_ruleset(tmp_path):
+    from regnum.agents import play_random_game
+    rules = regnum.load("kingdom_builder")
+    game = play_random_game(rules, 3, 1)
+    before = game.to_json()
+    assert game.evaluate("[fishermen(p) for p in players]") == [game.evaluate(f"fishermen({p})") for p in range(3)]
+    assert game.evaluate('terrain("(0,0)")') in ("grass", "canyon", "desert", "flower_field", "forest",
+                                                  "water", "mountain", "castle", "location")
+    assert game.evaluate("count(supply(0)) + count(own_hexes(0))") == 40
+    with pytest.raises(regnum.RulesetError) as bad:
+        game.evaluate("fisherman(0)")
+    assert (bad.value.diagnostics[0].code, bad.value.diagnostics[0].hint) == ("E103", "did you mean 'fishermen'?")
+    with pytest.raises(regnum.RulesetError) as bad:
+        game.evaluate('terrain("(30,4)")')
+    assert bad.value.diagnostics[0].code == "E902"
+    assert game.to_json() == before

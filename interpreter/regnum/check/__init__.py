@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic
 from ..program import Program
 from ..source import NO_SPAN
-from .analysis import forget
+from .analysis import analyse, forget
 from .bodies import check_bodies
 from .constants import check_constants
 from .declarations import check_declarations
@@ -38,6 +38,20 @@ PASSES: tuple = (
     check_flow,
     check_usage,
 )
+
+
+def check_expression(program: Program, node) -> list[Diagnostic]:
+    """The diagnostics of one expression evaluated against a whole ruleset (no locals)."""
+    from .exprs import ExprChecker, Scope
+    from .report import Report
+    from .symbols import Symbols
+
+    facts = analyse(program)
+    symbols = Symbols(program)
+    symbols.zone_pieces, symbols.expects = facts.zone_pieces, facts.expects
+    report = Report()
+    ExprChecker(symbols, report).infer(node, Scope())
+    return report.diagnostics
 
 
 def check_program(program: Program) -> list[Diagnostic]:

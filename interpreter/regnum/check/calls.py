@@ -57,6 +57,17 @@ class CallChecker:
         return (scope.get(name) is None and p.get(name) is None and name not in p.enum_members
                 and name not in p.board_nodes and name not in ("players", "score", "player"))
 
+    def accepts(self, want: T.Ty, got: T.Ty) -> bool:
+        """T.accepts, and a text where a cell of a grid is wanted: a grid's cells are texts,
+        `(row,col)`, so `terrain("(3,4)")` is fine (a wrong one is found when it runs)."""
+        if want.kind == "node" and got.kind == "str":
+            board = self.s.board(want.name)
+            if board is not None and board.topology != "graph":
+                return True
+        if want.kind == "list" and got.kind == "list" and want.item is not None and got.item is not None:
+            return self.accepts(want.item, got.item)
+        return T.accepts(want, got)
+
     def arity(self, what: str, lo: int, hi: int, got: int, span) -> bool:
         if lo <= got <= hi:
             return True
@@ -107,7 +118,7 @@ class CallChecker:
         elif self.arity(f"zone '{decl.name}'", 1, 1, len(args), node.func_span):
             want = self.s.index_type(decl)
             self.expect(args[0], want)
-            if not T.accepts(want, args[0]):
+            if not self.accepts(want, args[0]):
                 self.r.error("E206", f"zone '{decl.name}' is indexed by {T.describe(want)}, "
                              f"not {T.describe(args[0])}", node.args[0].span)
         return self.s.zone_type(decl.name)
@@ -122,7 +133,7 @@ class CallChecker:
         if self.arity(f"the variable '{decl.name}'", 1, 1, len(args), node.func_span):
             want = self.s.index_type(decl)
             self.expect(args[0], want)
-            if not T.accepts(want, args[0]):
+            if not self.accepts(want, args[0]):
                 self.r.error("E206", f"'{decl.name}' has one value per {T.describe(want)[2:]}, "
                              f"not per {T.describe(args[0])}", node.args[0].span)
         return self.s.type_ref(decl.type)
@@ -189,7 +200,7 @@ class CallChecker:
                   "distance": [cell, cell], "on_edge": [cell], "cell": [T.INT, T.INT], "directions": []}[name]
         for arg, got, want in zip(node.args[1:], args[1:], wanted):
             self.expect(got, want)
-            if not T.accepts(want, got):
+            if not self.accepts(want, got):
                 self.r.error("E206", f"{name}() needs {T.describe(want)} here, not {T.describe(got)}", arg.span)
         if name in ("step", "line"):
             self._direction(decl, node.args[2])

@@ -114,7 +114,7 @@ class _Compiler:
             rules=rules, natives=self.natives,
             secret_vars={d.name: d.visibility for d in p.of_kind("var") if d.visibility != "public"}, native_spans=stmts.native.spans,
             natives_fire=natives_fire, trigger_of=trigger_of, leave_triggers=leave_triggers,
-            tables=self._tables(), options=self._options(), views=self._views(),
+            tables=self._tables(), options=self._options(), views=self._views(), expressions=self.exprs,
         )
 
     # ── data ──

@@ -192,3 +192,4 @@ class Model:
     tables: dict = field(default_factory=dict)          # name -> TableVar
     options: dict = field(default_factory=dict)         # name -> OptionSpec
     views: dict = field(default_factory=dict)           # board -> View
+    expressions: object = None                          # the ExprCompiler (Game.evaluate compiles with it)

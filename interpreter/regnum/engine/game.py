@@ -316,6 +316,29 @@ class Game:
                         break
         return out
 
+    def evaluate(self, expression: str):
+        """The value of a regnum expression in this game's present state — `fishermen(0)`,
+        `count(supply(1))`, `terrain("(3,4)")` — for tests, tools and debugging. It is checked
+        against the ruleset like any expression (RulesetError with a located diagnostic) and
+        changes nothing. Seats are numbers, pieces their ids in `game.state.pieces`."""
+        from ..build import build_expression
+        from ..check import check_expression
+        from ..compiler.expressions import CompileError
+        from ..diagnostics import Diagnostic, RulesetError
+        node = build_expression(expression)
+        errors = [d for d in check_expression(self.ruleset.program, node) if d.is_error]
+        if errors:
+            raise RulesetError(errors)
+        if _has_random(node):
+            raise RulesetError([Diagnostic("E001", "error", "an evaluated expression cannot draw at random",
+                                           node.span)])
+        try:
+            fn = self.model.expressions.expr(node, {})
+        except CompileError as err:
+            raise RulesetError([Diagnostic(err.code, "error", str(err), err.span)]) from None
+        with guarded(node.span, "while evaluating an expression"):
+            return fn(self._ctx(self._state.copy()), {})
+
     def check_invariants(self) -> list[str]:
         """The messages of every ruleset invariant that does not hold now."""
         ctx = self._ctx(self._state)
@@ -326,6 +349,16 @@ class Game:
             if not holds:
                 failed.append(f"{inv.name}: {inv.message} ({inv.span})")
         return failed
+
+
+def _has_random(node) -> bool:
+    from .. import ast
+    if isinstance(node, ast.RandomExpr):
+        return True
+    if isinstance(node, tuple):
+        return any(_has_random(x) for x in node)
+    return hasattr(node, "__dataclass_fields__") and any(
+        _has_random(getattr(node, f)) for f in node.__dataclass_fields__ if f != "span")
 
 
 class OptionError(ValueError):
