@@ -73,7 +73,11 @@ def _check_one(argument: str, quiet: bool) -> dict:
         if warnings:
             click.echo(rules.render_diagnostics(warnings), err=True)
         click.echo(f"ok: {path} ({_count_rules(rules)} rules, {len(warnings)} warnings)")
-    return {"path": str(path), "ok": True, "diagnostics": [_diagnostic_dict(d) for d in warnings]}
+        for name, (kind, where) in getattr(rules, "options", {}).items():
+            click.echo(f"  option {name}: {kind}  ({where})")
+    report = {"path": str(path), "ok": True, "diagnostics": [_diagnostic_dict(d) for d in warnings]}
+    report["options"] = [{"name": n, "type": t, "location": w} for n, (t, w) in getattr(rules, "options", {}).items()]
+    return report
 
 
 @click.command()
@@ -84,9 +88,11 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
 
     Loads each RULESET (path or bundled name) through the parser and every checker pass, and
     reports all its diagnostics at once like a compiler: file:line:col, the source line with
-    a caret, and a hint. Prints "ok: PATH (N rules, M warnings)" for each good ruleset and
+    a caret, and a hint. Prints "ok: PATH (N rules, M warnings)" for each good ruleset, then
+    the game options it takes (given to play and simulate with --option NAME=VALUE), and
     exits 1 if any has an error. With --json prints {"rulesets": [{"path", "ok",
-    "diagnostics": [{"code", "severity", "message", "file", "line", "column"}]}]}.
+    "diagnostics": [{"code", "severity", "message", "file", "line", "column"}], "options":
+    [{"name", "type", "location"}]}]} (options only for a ruleset that loads).
 
     \b
     Example:
