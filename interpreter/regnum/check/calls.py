@@ -59,7 +59,7 @@ class CallChecker:
 
     def accepts(self, want: T.Ty, got: T.Ty) -> bool:
         """T.accepts, and a text where a cell of a grid is wanted: a grid's cells are texts,
-        `(row,col)`, so `terrain("(3,4)")` is fine (a wrong one is found when it runs)."""
+        `(row,col)`, so `height("(3,4)")` is fine (a wrong one is found when it runs)."""
         if want.kind == "node" and got.kind == "str":
             board = self.s.board(want.name)
             if board is not None and board.topology != "graph":

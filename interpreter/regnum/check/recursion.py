@@ -41,21 +41,11 @@ def _can_cycles(program: Program) -> list[Diagnostic]:
     for decl in program.of_kind("action"):
         parts = tuple(p.domain for p in decl.params) + tuple(c.cond for c in decl.requires)
         calls[decl.name] = list(_can_calls(parts, program, set()))
-    out = []
-    reported: set = set()
-    for start in calls:
-        if start in reported:
-            continue
-        path = _cycle(start, calls, [start], set())
-        if path is None:
-            continue
-        reported.update(path)
-        span = next(s for name, s in calls[start] if name == path[1])
-        out.append(Diagnostic("E313", "error", f"action '{start}' asks can() about "
-                              + ("itself" if len(path) == 2 else " → ".join(path)) + " to list its own moves",
-                              span, "can() may be asked in the flow, in rules and in other actions' clauses; "
-                              "an action's own choices cannot depend on themselves"))
-    return out
+    return [Diagnostic("E313", "error", f"action '{start}' asks can() about "
+                       + ("itself" if len(path) == 2 else " → ".join(path)) + " to list its own moves",
+                       span, "can() may be asked in the flow, in rules and in other actions' clauses; "
+                       "an action's own choices cannot depend on themselves")
+            for start, path, span in _cycles(calls)]
 
 
 def _defs(program: Program) -> list[Diagnostic]:
@@ -64,6 +54,17 @@ def _defs(program: Program) -> list[Diagnostic]:
         calls[decl.name] = [(name, span) for name, span, _ in free_names(decl.body, frozenset(decl.params))
                             if program.get(name, "def") is not None]
     out: list[Diagnostic] = []
+    for start, path, span in _cycles(calls):
+        how = "calls itself" if len(path) == 2 else "calls itself through " + \
+            ", ".join(f"'{n}'" for n in path[1:-1])
+        out.append(Diagnostic("E305", "error", f"definition '{start}' {how}: {' → '.join(path)}", span,
+                              "a def must always give a value: use an aggregate over a list "
+                              "(for example connected(…) or count(…)), or a rule"))
+    return out
+
+
+def _cycles(calls: dict):
+    """(start, path, span of the first call on it) of each cycle in a call graph, once each."""
     reported: set = set()
     for start in calls:
         if start in reported:
@@ -72,13 +73,7 @@ def _defs(program: Program) -> list[Diagnostic]:
         if path is None:
             continue
         reported.update(path)
-        span = next(s for name, s in calls[start] if name == path[1])
-        how = "calls itself" if len(path) == 2 else "calls itself through " + \
-            ", ".join(f"'{n}'" for n in path[1:-1])
-        out.append(Diagnostic("E305", "error", f"definition '{start}' {how}: {' → '.join(path)}", span,
-                              "a def must always give a value: use an aggregate over a list "
-                              "(for example connected(…) or count(…)), or a rule"))
-    return out
+        yield start, path, next(s for name, s in calls[start] if name == path[1])
 
 
 def _cycle(name: str, calls: dict, path: list, seen: set):

@@ -317,8 +317,8 @@ class Game:
         return out
 
     def evaluate(self, expression: str):
-        """The value of a regnum expression in this game's present state — `fishermen(0)`,
-        `count(supply(1))`, `terrain("(3,4)")` — for tests, tools and debugging. It is checked
+        """The value of a regnum expression in this game's present state — `strength(0)`,
+        `count(supply(1))`, `height("(3,4)")` — for tests, tools and debugging. It is checked
         against the ruleset like any expression (RulesetError with a located diagnostic) and
         changes nothing. Seats are numbers, pieces their ids in `game.state.pieces`."""
         from ..build import build_expression

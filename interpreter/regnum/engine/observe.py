@@ -1,4 +1,4 @@
-"""What a seat may see: observations (JSON) and a text rendering of the board.
+"""What a seat may see: observations (JSON); render.py draws the same view for people.
 
 Zones declared `owner` show their pieces only to the seat that owns them and
 `hidden` zones to nobody; others see how many pieces they hold. Pieces named
@@ -82,52 +82,3 @@ def _plain(value):
     if isinstance(value, str):
         return str(value)
     return value
-
-
-def _describe_group(state, ids: list) -> str:
-    groups: dict = {}
-    for piece in ids:
-        record = state.pieces[piece]
-        extras = [f"{k}" if v is True else f"{k}={v}" for k, v in record.items()
-                  if k not in ("type", "label", "owner") and v not in (None, False)]
-        owner = record.get("owner")
-        name = record["label"] + (f"({','.join(extras)})" if extras and record["label"] == record["type"] else "")
-        key = (f"P{owner} " if owner is not None else "") + name
-        groups[key] = groups.get(key, 0) + 1
-    return ", ".join(k if n == 1 else f"{k}×{n}" for k, n in groups.items())
-
-
-def render(game, viewer: int | None = None) -> str:
-    state = game.state
-    lines = [f"{game.model.title} — {game.players} players, move {game.move_count}"
-             + (" (over)" if game.is_over else f", to move: {', '.join(f'P{p}' for p in game.to_move)}")]
-    if state.vars:
-        row = _visible_vars(game, state.vars, None, viewer)
-        lines.append("  " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()))
-    for p, row in enumerate(state.pvars):
-        row = _visible_vars(game, row, p, viewer)
-        lines.append(f"  P{p}: " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()))
-    for fam in game.model.zones.values():
-        for index, key in fam.keys.items():
-            ids = state.zones.get(key)
-            if not ids:
-                continue
-            if _visible(fam, index, viewer):
-                lines.append(f"  {key}: {_describe_group(state, ids)}")
-            else:
-                shown = [i for i in ids if i in state.revealed]
-                text = f"  {key}: {len(ids)} hidden"
-                if shown:
-                    text += f"; revealed: {_describe_group(state, shown)}"
-                lines.append(text)
-    return "\n".join(lines)
-
-
-def _short(v) -> str:
-    if v is True or v is False:
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    if isinstance(v, list):
-        return "[" + ", ".join(_short(x) for x in v) + "]"
-    return str(v)
