@@ -16,6 +16,7 @@ from .source import SourceRegistry, Span
 
 MAX_BYTES = 10_000_000
 MAX_DEPTH = 100
+MAX_VALUES = 1_000_000     # values in all (YAML aliases can make a small file stand for a huge tree)
 SUFFIXES = (".json", ".yaml", ".yml")
 
 
@@ -52,7 +53,7 @@ def load(folder: Path, relative: str, span: Span, display_folder: str) -> tuple[
                      Span(display, 1, 1, 1, 2)) from None
     SourceRegistry.remember(display, text)
     value = _parse(text, target.suffix.lower(), display)
-    _check(value, "", display, span, 0)
+    _check(value, "", display, span, 0, [0])
     return value, hashlib.sha256(raw).hexdigest()[:16]
 
 
@@ -83,12 +84,16 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a value of the language")
 
 
-def _check(value, where: str, display: str, span: Span, depth: int) -> None:
+def _check(value, where: str, display: str, span: Span, depth: int, seen: list) -> None:
     """Every value must be one the language has: whole numbers, texts, booleans, none, lists
     and maps (with text or number keys)."""
     here = where or "the top level"
     if depth > MAX_DEPTH:
         raise _error("E009", f"data file {display}: nested more than {MAX_DEPTH} deep at {here}", span)
+    seen[0] += 1
+    if seen[0] > MAX_VALUES:
+        raise _error("E009", f"data file {display}: more than {MAX_VALUES} values", span,
+                     "a YAML alias repeats what it names: the data it stands for counts")
     if value is None or type(value) in (bool, str):
         return
     if type(value) is int:
@@ -97,14 +102,15 @@ def _check(value, where: str, display: str, span: Span, depth: int) -> None:
         return
     if type(value) is list:
         for i, item in enumerate(value):
-            _check(item, f"{where}[{i}]", display, span, depth + 1)
+            _check(item, f"{where}[{i}]", display, span, depth + 1, seen)
         return
     if type(value) is dict:
         for key, item in value.items():
             if type(key) not in (str, int):
                 raise _error("E009", f"data file {display}: the key {key!r} at {here} is neither a text "
                              "nor a whole number", span)
-            _check(item, f"{where}.{key}" if type(key) is str else f"{where}[{key}]", display, span, depth + 1)
+            _check(item, f"{where}.{key}" if type(key) is str else f"{where}[{key}]", display, span, depth + 1,
+                   seen)
         return
     what = "a number with a fraction" if type(value) is float else f"a {type(value).__name__}"
     raise _error("E009", f"data file {display}: the value at {here} is {what}, which the language "

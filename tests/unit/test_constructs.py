@@ -99,6 +99,14 @@ def test_data_values_the_language_does_not_have(tmp_path, content, why):
     assert found.code == "E009" and why in found.message
 
 
+def test_yaml_aliases_cannot_stand_for_a_huge_tree(tmp_path):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 12)]
+    write(tmp_path, "data/atlas.yaml", "\n".join(lines) + "\n")
+    (found,) = diagnostics(tmp_path, DATA_RULES.replace("atlas.json", "atlas.yaml"))
+    assert found.code == "E009" and "more than 1000000 values" in found.message
+
+
 # ── options ──────────────────────────────────────────────────────────────────
 
 OPTIONS = """
