@@ -14,10 +14,11 @@ Conventions (explained to readers in docs/language.md, "About the examples"):
 - Fragments (a statement, one declaration) go in ```regnum-fragment or ```text blocks and
   are not run.
 
-Besides the examples, this file keeps two other documents honest: the line links of
-docs/games/kings-road.md must point at the declarations they name, and
-docs/log-format.md must show the schema that regnum.Log generates today and an example log
-that replays.
+Besides the examples, this file keeps other documents honest: the line links of the game
+pages docs/games/kings-road.md and docs/games/kingdom-builder.md must point at the
+declarations they name (`python tests/unit/test_docs_examples.py --relink` moves stale ones)
+and the tests they name must exist, and docs/log-format.md must show the schema that
+regnum.Log generates today and an example log that replays.
 """
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ import regnum
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-CHECKED_DOCS = ["language.md", "architecture.md", "games/kings-road.md", "log-format.md"]
+CHECKED_DOCS = ["language.md", "architecture.md", "games/kings-road.md", "games/kingdom-builder.md",
+                "log-format.md"]
 
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 COMPLETE = re.compile(r"^#\s*complete(?::\s*(\S+))?\s*$")
@@ -149,17 +151,19 @@ def test_complete_example_loads_and_does_what_it_says(example, example_dir):
                         + "\n".join(events))
 
 
-# ── docs/games/kings-road.md: links point at what they name, tests named there exist ──
+# ── docs/games/*.md: links point at what they name, tests named there exist ──
 
 LINK = re.compile(r"\[`([^`]+)`\]\(\.\./\.\./((?:rulesets|stdlib)/[\w/]+\.rules)#L(\d+)\)")
 WORD = re.compile(r"[A-Za-z_]\w*")
+GAME_PAGES = ["games/kings-road.md", "games/kingdom-builder.md"]
 
 
-def test_kings_road_links_point_at_what_they_name():
+@pytest.mark.parametrize("page", GAME_PAGES)
+def test_game_page_links_point_at_what_they_name(page):
     """[`crown_noble`](../../rulesets/kings_road.rules#L196): every word of the link is on that line."""
-    text = (DOCS / "games" / "kings-road.md").read_text(encoding="utf-8")
+    text = (DOCS / page).read_text(encoding="utf-8")
     links = LINK.findall(text)
-    assert len(links) >= 30
+    assert len(links) >= 30, f"docs/{page} has only {len(links)} line links"
     wrong = []
     for shown, file, number in links:
         lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
@@ -168,7 +172,7 @@ def test_kings_road_links_point_at_what_they_name():
         missing = [w for w in WORD.findall(shown) if w not in words]
         if missing:
             wrong.append(f"{file}#L{number} should show `{shown}` but reads: {line.strip()!r}")
-    assert not wrong, ("docs/games/kings-road.md has stale line links (after an edit of the ruleset, "
+    assert not wrong, (f"docs/{page} has stale line links (after an edit of the ruleset, "
                        "`python tests/unit/test_docs_examples.py --relink` moves each link to the "
                        "nearest line that shows its words; review the diff):\n" + "\n".join(wrong))
 
@@ -190,16 +194,18 @@ def relink(text: str) -> str:
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["--relink"]:
-        page = DOCS / "games" / "kings-road.md"
-        page.write_text(relink(page.read_text(encoding="utf-8")), encoding="utf-8")
+        for name in GAME_PAGES:
+            page = DOCS / name
+            page.write_text(relink(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-def test_kings_road_names_only_tests_that_exist():
-    text = (DOCS / "games" / "kings-road.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", GAME_PAGES)
+def test_game_page_names_only_tests_that_exist(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
     named = set(re.findall(r"`(test_\w+)`", text))
     defined = {m for f in (ROOT / "tests").rglob("*.py")
                for m in re.findall(r"^def (test_\w+)", f.read_text(encoding="utf-8"), re.M)}
-    assert named and not named - defined, f"docs/games/kings-road.md names missing tests: {sorted(named - defined)}"
+    assert named and not named - defined, f"docs/{page} names missing tests: {sorted(named - defined)}"
 
 
 # ── docs/log-format.md: the schema is today's, the example replays ──
