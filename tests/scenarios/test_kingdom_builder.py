@@ -173,6 +173,27 @@ def test_sections_placed_and_turned_A1(rules):
             assert not any("(turned)" in str(e) for e in game.events)
 
 
+def test_named_sections_may_be_turned_by_the_option_turned(rules):
+    game = rules.new_game(2, options={**B1_SECTIONS, "turned": [False, True, False, False]})
+    assert game.events[:4] == ["Tavern is the top left section", "Paddock is the top right section (turned)",
+                               "Oasis is the bottom left section", "Farm is the bottom right section"]
+    # The Paddock section's location hex (2,8) lies, turned, at board cell (0+9-2, 10+9-8) = (7,11).
+    assert game.state.tables["location_at"]["(7,11)"] == "Paddock"
+    assert game.state.tables["location_at"]["(2,18)"] is None
+
+
+@pytest.mark.parametrize("options,rule", [
+    ({"sections": ["Tavern", "Tavern", "Paddock", "Oasis", "Farm"]}, "sections.four_sections"),
+    ({"sections": ["Tavern", "Paddock", "Oasis"]}, "sections.four_sections"),
+    ({"goal_cards": ["Lords", "Lords", "Farmers", "Hermits"]}, "goal_cards.three_goals"),
+    ({"goal_cards": ["Lords", "Farmers"]}, "goal_cards.three_goals"),
+    ({"turned": [True, False]}, "turned.four_turns"),
+])
+def test_options_the_digest_does_not_allow_are_refused(rules, options, rule):
+    with pytest.raises(regnum.OptionError, match=rf"rule '{re.escape(rule)}'"):
+        rules.new_game(2, options=options)
+
+
 # ── building positions ───────────────────────────────────────────────────────
 
 def settle(sc: Scenario, seat: int, *hexes: str) -> Scenario:
