@@ -97,6 +97,10 @@ class Action:
     # The requires of each parameter, compiled into one filter per parameter:
     # filter(ctx, env, [(value, encoded)…], hits | None) -> the items that pass them all.
     filters: list = field(default_factory=list)
+    first: list = field(default_factory=list)   # the requires that read no parameter: checked before any choice
+
+    def __post_init__(self):
+        self.first = [c for c in self.requires if c.level < 0]
 
 
 @dataclass

@@ -90,8 +90,8 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     hits = ctx.hits if count else None
     out: list = []
     start = {"player": player}
-    for clause in action.requires:
-        if clause.level < 0 and not clause.cond(ctx, start):
+    for clause in action.first:
+        if not clause.cond(ctx, start):
             if count:
                 hits[clause.hit] = hits.get(clause.hit, 0) + 1
             return out
@@ -104,25 +104,25 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     filters = action.filters
     last_index = len(params) - 1
 
-    def domain(i: int, env: dict):
-        param = params[i]
-        try:
-            key = tuple(env[d] for d in param.depends)
-            hash(key)
-        except TypeError:
-            key = None
-        found = caches[i].get(key) if key is not None else None
-        if found is None:
-            values = param.domain(ctx, env)
-            found = (values, _piece_labels(ctx, values) if param.encode_pieces else None)
-            if key is not None:
-                caches[i][key] = found
-        return found
-
     def extend(i: int, env: dict, args: dict) -> None:
         param = params[i]
         name = param.name
-        values, labels = domain(i, env)
+        if param.depends or i:
+            try:
+                key = tuple(env[d] for d in param.depends)
+                hash(key)
+            except TypeError:
+                key = None
+            found = caches[i].get(key) if key is not None else None
+            if found is None:
+                values = param.domain(ctx, env)
+                found = (values, _piece_labels(ctx, values) if param.encode_pieces else None)
+                if key is not None:
+                    caches[i][key] = found
+            values, labels = found
+        else:  # the first parameter: its domain is computed once anyway
+            values = param.domain(ctx, env)
+            labels = _piece_labels(ctx, values) if param.encode_pieces else None
         bound = {env[p.name] for p in params[:i]} if i and param.encode_pieces else ()
         items = _distinct(values, labels, bound)
         if filters[i] is not None:

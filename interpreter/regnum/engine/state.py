@@ -55,7 +55,8 @@ class State:
         s.pvars = [dict(d) for d in self.pvars]
         s.tables = dict(self.tables)
         s._owned_tables = set()
-        self._owned_tables = set()
+        if self._owned_tables:
+            self._owned_tables = set()
         s.zones = dict(self.zones)
         s.pieces = self.pieces[:]
         s.where = self.where[:]
