@@ -231,3 +231,38 @@ def test_graph_boards_are_listed_by_the_names_their_view_gives(tmp_path):
     """)
     text = rules.new_game(2).render(None)
     assert "North Gate  —" in text and "South Gate  P1 guard ×2" in text
+
+
+def test_a_pyramid_is_drawn_as_rows_from_the_top(tmp_path):
+    rules = load(tmp_path, """
+    game heap "Heap"
+    players 2..2
+    board tower: pyramid
+        rows = 3
+    piece block:
+        owner: player
+    zone place per tower: public
+    setup:
+        create 1 block(owner: 1) in place(cell(tower, 3, 0))
+        create 1 block(owner: 0) in place(cell(tower, 1, 2))
+    flow:
+        ask 0 to wait
+    action wait():
+        pass
+    """)
+    lines = [line.rstrip() for line in rules.new_game(2).render(None).splitlines()]
+    top = lines.index("tower")
+    assert [line.split() for line in lines[top + 1:top + 4]] == [["3", "1"], ["2", "·", "·"], ["1", "·", "·", "0"]]
+
+
+@pytest.mark.parametrize("name", ["kings_road", "kingdom_builder"])
+def test_every_seat_and_a_spectator_can_see_a_bundled_game(name):
+    from regnum.agents import play_random_game
+    rules = regnum.load(name)
+    game = play_random_game(rules, 3, 4, max_moves=60)
+    views = {seat: game.render(seat) for seat in (None, 0, 1, 2)}
+    assert all("scores  P0" in view for view in views.values())
+    import re
+    for viewer in (1, None):   # another seat and a spectator see how many cards, not which
+        assert re.search(r"^hand\n  P0: \d+ hidden$", views[viewer], re.M)
+    assert re.search(r"^hand\n  P0 \(you\): (?!\d+ hidden)\S", views[0], re.M)
