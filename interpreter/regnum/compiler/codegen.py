@@ -40,14 +40,6 @@ def _attr(c, v, name):
     raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
 
 
-def _table(c, name, index):
-    """The value of table variable `name` (one value per cell or member) at `index`."""
-    try:
-        return c.state.tables[name][index]
-    except (KeyError, TypeError):
-        raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members") from None
-
-
 def _seat(c, p):
     """A seat number, checked: a per-player value of a seat that does not exist is an error."""
     if type(p) is int and 0 <= p < c.n:
@@ -105,16 +97,9 @@ def _argbest(pairs, highest):
     return out
 
 
-def _zone(keys, index, family):
-    try:
-        return keys[index]
-    except (KeyError, TypeError, IndexError):
-        raise EvalError(f"{family}({index!r}) is not a zone") from None
-
-
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
-           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_zone": _zone, "_table": _table,
-           "_format": format_value, "EvalError": EvalError, "_UNSET": object()}
+           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_format": format_value,
+           "EvalError": EvalError, "_UNSET": object()}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
