@@ -147,10 +147,11 @@ class CodeGen:
                 local = f"_h{next(self._ids)}"
                 lines.append(f"    {local} = _UNSET")
                 self._hoisted[id(n)] = f"({local} if {local} is not _UNSET else ({local} := {self.src(n, scope, {})}))"
-        lines += ["    for v, enc in items:", f"        e[{param!r}] = v"]
+        lines.append("    for v, enc in items:")
+        choice = {param: ("v", scope.get(param) or "value")}   # the choice is the loop's local, not e[…]
         try:
             for node, hit in clauses:
-                lines.append(f"        if not ({self.src(node, scope, {})}):")
+                lines.append(f"        if not ({self.src(node, scope, choice)}):")
                 lines.append(f"            if hits is not None: hits[{hit!r}] = hits.get({hit!r}, 0) + 1")
                 lines.append("            continue")
         finally:
