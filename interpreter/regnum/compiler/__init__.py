@@ -233,7 +233,8 @@ class _Compiler:
                     for c in decl.requires]
         prefers = [Clause(c.name, self.exprs.expr(c.cond, scope),
                           c.message or f"rule '{c.name}' prefers another choice", c.span,
-                          f"prefer:{decl.name}.{c.name}", per=tuple(n for n, _ in c.per)) for c in decl.prefers]
+                          f"prefer:{decl.name}.{c.name}", per=tuple(n for n, _ in c.per),
+                          many=self.exprs.codegen.test_many(c.cond, scope)) for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)
         fn = None

@@ -113,7 +113,8 @@ class CodeGen:
         self.ns: dict = dict(RUNTIME)
         self.ns["__builtins__"] = {"len": len, "sum": sum, "any": any, "all": all, "max": max,
                                    "min": min, "next": next, "list": list, "isinstance": isinstance,
-                                   "int": int, "dict": dict, "type": type, "range": range, "str": str}
+                                   "int": int, "dict": dict, "type": type, "range": range, "str": str,
+                                   "bool": bool}
         self._ids = itertools.count()
         self._defs: dict = {}
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
@@ -165,6 +166,16 @@ class CodeGen:
             raise CompileError("a require is nested too deeply to compile; split it with def",
                                clauses[0][0].span, "E005") from None
         return self.ns[fname]
+
+    def test_many(self, node, scope: dict):
+        """`f(c, envs)`: the truth of a condition in each of many environments, in one
+        comprehension (a prefer judges every legal move at once)."""
+        try:
+            return self._eval(f"lambda c, envs: [bool({self.src(node, scope, {})}) for e in envs]")
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
 
     def _eval(self, source: str):
         return eval(compile(source, "<regnum expression>", "eval"), self.ns)

@@ -82,6 +82,7 @@ class Clause:
     hit: str = ""              # coverage name: counted each time the clause excludes a choice
     level: int = -1            # require: checked once the parameters up to this index are chosen
     per: tuple = ()            # prefer: the parameters whose values group the moves it narrows
+    many: Callable | None = None   # prefer: (ctx, [env…]) -> [holds…], every move judged at once
 
 
 @dataclass

@@ -153,16 +153,18 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
 def _narrow(ctx: Ctx, clause, found: list) -> list:
     """Apply one prefer: keep the moves that satisfy it, where some do — among all the
     moves, or within each group of moves sharing the values of its `per` parameters."""
+    holds = clause.many(ctx, [c[1] for c in found]) if clause.many is not None \
+        else [bool(clause.cond(ctx, c[1])) for c in found]
     if not clause.per:
-        preferred = [c for c in found if clause.cond(ctx, c[1])]
+        preferred = [c for c, ok in zip(found, holds) if ok]
         return preferred if preferred else found
     groups: dict = {}
-    for c in found:
-        groups.setdefault(tuple(_hashable(c[0][p]) for p in clause.per), []).append(c)
+    for c, ok in zip(found, holds):
+        groups.setdefault(tuple(_hashable(c[0][p]) for p in clause.per), []).append((c, ok))
     keep = set()
     for members in groups.values():
-        preferred = [c for c in members if clause.cond(ctx, c[1])]
-        keep.update(id(c) for c in (preferred or members))
+        preferred = [c for c, ok in members if ok]
+        keep.update(id(c) for c in (preferred or [c for c, _ in members]))
     return [c for c in found if id(c) in keep]
 
 
