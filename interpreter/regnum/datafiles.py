@@ -30,7 +30,10 @@ def load(folder: Path, relative: str, span: Span, display_folder: str) -> tuple[
     if path.is_absolute() or not relative:
         raise _error("E008", f"a data file is named relative to the ruleset, not {relative!r}", span,
                      'write for example: const boards from "data/boards.json"')
-    target = (folder / path).resolve()
+    try:
+        target = (folder / path).resolve()
+    except (ValueError, OSError) as err:  # a NUL in the name, a loop of links…
+        raise _error("E008", f"data file {relative!r} cannot be named: {err}", span) from None
     if not target.is_relative_to(folder.resolve()):
         raise _error("E008", f"data file {relative!r} is outside the ruleset's folder", span,
                      "a ruleset reads data only from its own folder and the folders below it")
@@ -38,6 +41,8 @@ def load(folder: Path, relative: str, span: Span, display_folder: str) -> tuple[
         raise _error("E008", f"data file {relative!r} is neither JSON nor YAML", span,
                      f"name it with one of: {', '.join(SUFFIXES)}")
     try:
+        if target.exists() and not target.is_file():
+            raise _error("E008", f"data file {relative!r} is not a regular file", span)
         size = target.stat().st_size
         if size > MAX_BYTES:
             raise _error("E008", f"data file {relative!r} has {size} bytes, more than the limit of "
@@ -76,8 +81,9 @@ def _parse(text: str, suffix: str, display: str):
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         raise _error("E009", f"malformed YAML: {err.problem or err.context}",
                      Span(display, line, column, line, column + 1)) from None
-    except (yaml.YAMLError, RecursionError) as err:
-        raise _error("E009", f"malformed YAML: {type(err).__name__}", Span(display, 1, 1, 1, 2)) from None
+    except (yaml.YAMLError, RecursionError, ValueError) as err:
+        raise _error("E009", f"malformed YAML: {str(err).split(';')[0][:120]}",
+                     Span(display, 1, 1, 1, 2)) from None
 
 
 def _no_constant(name: str):

@@ -416,3 +416,137 @@ def test_evaluate_reads_the_present_state_and_is_checked_like_the_ruleset(tmp_pa
         game.evaluate('terrain("(30,4)")')
     assert bad.value.diagnostics[0].code == "E902"
     assert game.to_json() == before
+
+
+# ── listing moves fast never changes which moves are legal ──────────────────────
+
+def test_a_require_that_reads_no_choice_is_not_evaluated_when_there_is_nothing_to_choose(tmp_path):
+    rules = load(tmp_path, """
+    game e "E"
+    players 2..2
+    piece card:
+        rank: int
+    zone hand per player: public
+    setup:
+        create 1 card(rank: 3) in hand(0) named "c"
+    flow:
+        repeat 2 times:
+            ask 0 to play or pass_turn
+    action play(c in hand(player)):
+        require high: hand(player)[0].rank > 2 else "the first card is too low"
+        move c to hand(1)
+    action pass_turn():
+        pass
+    """)
+    game = rules.new_game(2)
+    game.play(Move(0, "play", {"c": "c"}))
+    assert game.legal_moves() == [Move(0, "pass_turn", {})]   # hand(0)[0] is never read
+
+
+def test_a_require_guarded_by_an_earlier_one_is_not_evaluated_before_it(tmp_path):
+    rules = load(tmp_path, """
+    game o "O"
+    players 2..2
+    const piles = [[], [5], [4, 9]]
+    flow:
+        ask 0 to pick
+    action pick(k in [0, 1, 2], n in [1, 2]):
+        require enough: n <= count(piles[k])
+        require top: piles[k][0] > 3
+        pass
+    """)
+    assert [m.args for m in rules.new_game(2).legal_moves()] == [{"k": 1, "n": 1}, {"k": 2, "n": 1}, {"k": 2, "n": 2}]
+
+
+def test_a_definition_used_as_the_source_of_a_comprehension_in_a_require(tmp_path):
+    rules = load(tmp_path, """
+    game w "W"
+    players 2..2
+    def evens(n) = [x for x in range(n) where x % 2 == 0]
+    def odds() = [x for x in range(9) where x % 2 == 1]
+    flow:
+        ask 0 to pick
+    action pick(k in [1, 2], n in range(6)):
+        require even: n in [y for y in evens(k + 3)]
+        require not_odd: not any(y == n for y in odds)
+        pass
+    """)
+    assert [(m.args["k"], m.args["n"]) for m in rules.new_game(2).legal_moves()] == [(1, 0), (1, 2), (2, 0), (2, 2), (2, 4)]
+
+
+def test_an_inlined_definition_does_not_recompute_its_argument_per_item(tmp_path):
+    rules = load(tmp_path, """
+    game i "I"
+    players 2..2
+    def hits(a) = count(y for y in range(1500) where y in a)
+    flow:
+        announce "{hits([w for w in range(1500)])}"
+    """)
+    assert rules.new_game(2).events == ["1500"]
+
+
+def test_a_seat_chosen_earlier_does_not_take_the_piece_with_the_same_number(tmp_path):
+    rules = load(tmp_path, """
+    game s "S"
+    players 2..2
+    piece card:
+        rank: int
+    zone hand per player: public
+    zone pot: public
+    setup:
+        create 1 card(rank: 1) in hand(0) named "a"
+        create 1 card(rank: 2) in hand(0) named "b"
+    flow:
+        ask 0 to give
+    action give(to in players, c in hand(player)):
+        move c to pot
+    """)
+    moves = [(m.args["to"], m.args["c"]) for m in rules.new_game(2).legal_moves()]
+    assert moves == [(0, "a"), (0, "b"), (1, "a"), (1, "b")]
+
+
+def test_a_bot_move_that_changes_a_secret_is_not_named(tmp_path):
+    rules = load(tmp_path, """
+    game bid "Bid"
+    players 2..2
+    var offer per player: int = 0, owner
+    flow:
+        for p in players:
+            ask p to bid
+    action bid(n in [1, 2, 3]):
+        label "bid {n}"
+        set offer(player) = n
+    """)
+    game = rules.new_game(2)
+    move = game.legal_moves()[1]
+    assert game.is_secret(move, 1) and not game.is_secret(move, 0)
+    assert game.describe(move) == "bid 2"                   # the player's own list names it
+
+
+def test_a_map_that_looks_like_a_tag_survives_the_json_round_trip(tmp_path):
+    rules = load(tmp_path, """
+    game tag "Tag"
+    players 2..2
+    flow:
+        let m = {"$map": [[1, 2]]}
+        let z = {"$zone": "x"}
+        ask 0 to go
+        announce "{m} {z}"
+    action go():
+        pass
+    """)
+    game = rules.new_game(2)
+    restored = rules.game_from_json(game.to_json())
+    for g in (game, restored):
+        g.play(Move(0, "go", {}))
+    assert game.events == restored.events == ["{$map: [[1, 2]]} {$zone: x}"]
+
+
+def test_odd_data_files_are_refused_cleanly(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (found,) = diagnostics(tmp_path, DATA_RULES.replace("data/atlas.json", "pipe.yaml"))
+    assert found.code == "E008" and "not a regular file" in found.message
+    write(tmp_path, "data/atlas.yaml", "a: " + "9" * 5000 + "\n")
+    (found,) = diagnostics(tmp_path, DATA_RULES.replace("atlas.json", "atlas.yaml"))
+    assert found.code == "E009" and "4300 digits" in found.message

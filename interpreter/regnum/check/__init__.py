@@ -11,6 +11,7 @@ they report are catalogued in docs/errors.md.
     recursion     definitions that call themselves
     ties          tie-break chains
     flow          unreachable phases; waiting in the setup; nested simultaneous steps
+    secrecy       views and labels read only what every seat sees
     usage         unused declarations and imports
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .declarations import check_declarations
 from .flow import check_flow
 from .names import check_names
 from .recursion import check_recursion
+from .secrecy import check_secrecy
 from .ties import check_ties
 from .usage import check_usage
 
@@ -36,6 +38,7 @@ PASSES: tuple = (
     check_recursion,
     check_ties,
     check_flow,
+    check_secrecy,
     check_usage,
 )
 

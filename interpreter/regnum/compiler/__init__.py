@@ -46,6 +46,33 @@ def _uses(node) -> set:
     return {name for name, _, _ in free_names(node)}
 
 
+def _touches_secret(body, program, seen: set) -> bool:
+    """Whether these statements (and the rules they run) change something not every seat
+    sees — a variable shown to its owner only or to nobody, a zone that is not public — so
+    that naming the move would tell others what they may not know."""
+    for stmt in native._walk(body):
+        target = None
+        if isinstance(stmt, (ast.SetStmt, ast.AddStmt)):
+            node = stmt.target
+            name = node.name if isinstance(node, ast.Name) else node.func if isinstance(node, ast.Call) else None
+            decl = program.get(name, "var") if name else None
+            if decl is not None and decl.visibility != "public":
+                return True
+        elif isinstance(stmt, (ast.MoveStmt, ast.MoveCountStmt, ast.CreateStmt)):
+            target = stmt.dest
+        if target is not None:
+            name = target.func if isinstance(target, ast.Call) else getattr(target, "name", None)
+            zone = program.get(name, "zone") if name else None
+            if zone is not None and zone.visibility != "public":
+                return True
+        if isinstance(stmt, ast.RunStmt) and stmt.name not in seen:
+            seen.add(stmt.name)
+            rule = program.get(stmt.name)
+            if rule is not None and rule.kind in ("rule", "phase") and _touches_secret(rule.body, program, seen):
+                return True
+    return False
+
+
 class _Compiler:
     def __init__(self, program: Program):
         self.p = program
@@ -242,10 +269,11 @@ class _Compiler:
             stmts.native.compile(body, decl, ["player"] + [prm.name for prm in decl.params], scope)
             fn = self.natives[body]
         label = stmts.template(decl.label, scope) if decl.label is not None else None
+        secret = _touches_secret(decl.body, self.p, set())
         filters = [self.exprs.codegen.filter_function(
             param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
                          if r.level == i], scope) for i, param in enumerate(decl.params)]
-        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters)
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

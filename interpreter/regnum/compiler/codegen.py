@@ -143,11 +143,16 @@ class CodeGen:
         # Calls that do not read this choice are computed once per filter, at their first use
         # (never sooner: a condition may guard them), instead of once per choice.
         invariant = [n for node, _ in clauses for n in self._invariant_calls(node, {param})]
+        if invariant:
+            lines.append("    memo = {}")
         for n in invariant:
             if id(n) not in self._hoisted:
-                local = f"_h{next(self._ids)}"
-                lines.append(f"    {local} = _UNSET")
-                self._hoisted[id(n)] = f"({local} if {local} is not _UNSET else ({local} := {self.src(n, scope, {})}))"
+                number = next(self._ids)
+                lines += [f"    def _h{number}():",
+                          f"        v = memo.get({number}, _UNSET)",
+                          f"        if v is _UNSET: v = memo[{number}] = {self.src(n, scope, {})}",
+                          "        return v"]
+                self._hoisted[id(n)] = f"_h{number}()"
         lines.append("    for v, enc in items:")
         choice = {param: ("v", scope.get(param) or "value")}   # the choice is the loop's local, not e[…]
         try:
@@ -370,11 +375,8 @@ class CodeGen:
         effects, so only the cost of computing an argument twice is at stake)."""
         info = self._small.get(decl.name)
         if info is None:
-            from ..check.walk import free_names
             uses = {p: 0 for p in decl.params}
-            for name, _, _ in free_names(decl.body):
-                if name in uses:
-                    uses[name] += 1
+            _count_uses(decl.body, uses, 1)
             info = self._small[decl.name] = (_size(decl.body) <= _INLINE_SIZE, uses)
         small, uses = info
         if not small or self._inlining > _INLINE_DEPTH:
@@ -446,6 +448,32 @@ class CodeGen:
 
 _INLINE_SIZE = 40     # syntax nodes
 _INLINE_DEPTH = 8
+
+
+def _count_uses(node, uses: dict, weight: int) -> None:
+    """How often each parameter's value would be computed if the argument were pasted in its
+    place: a use inside a comprehension's element or condition (or a later clause's source)
+    counts as many (2), since it runs once per item."""
+    if isinstance(node, ast.Name):
+        if node.name in uses:
+            uses[node.name] += weight
+        return
+    if isinstance(node, (ast.ListComp, ast.Aggregate)):
+        _count_uses(node.source, uses, weight)
+        for part in [node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
+            if part is not None:
+                _count_uses(part, uses, 2)
+        return
+    if isinstance(node, ast.Call):
+        if node.func in uses:
+            uses[node.func] += weight
+    if isinstance(node, tuple):
+        for item in node:
+            _count_uses(item, uses, weight)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
+        for name in node.__dataclass_fields__:
+            if name != "span":
+                _count_uses(getattr(node, name), uses, weight)
 
 
 def _size(node) -> int:

@@ -99,6 +99,7 @@ class Action:
     # filter(ctx, env, [(value, encoded)…], hits | None) -> the items that pass them all.
     filters: list = field(default_factory=list)
     first: list = field(default_factory=list)   # the requires that read no parameter: checked before any choice
+    secret: bool = False       # its effect changes what not every seat sees: naming a move would tell
 
     def __post_init__(self):
         self.first = [c for c in self.requires if c.level < 0]

@@ -5,6 +5,7 @@ replaying the same parameters and clauses until the first one that fails.
 """
 from __future__ import annotations
 
+from ..builtins import EvalError
 from ..moves import IllegalMove, Move
 from .runtime import MAX_CANDIDATES, Ctx, _Overflow
 
@@ -77,22 +78,41 @@ def _distinct(values: list, labels: dict | None, bound) -> list:
     return out
 
 
+# Errors an expression may raise while moves are listed (runtime.guarded turns them into E902).
+_FAULTS = (EvalError, KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError)
+
+
 def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
     """Every (args, env) of `action` for `player` that passes its requires (prefers not applied).
 
-    A require is checked as soon as the parameters it reads are chosen (the requires of one
-    parameter are compiled into one filter, Action.filters); a domain is computed once for each
-    combination of the earlier parameters it reads. Pieces equal in every attribute are
-    interchangeable: one option stands for all of them, and a later parameter may take
-    another piece equal to one already chosen.
+    The legal moves are by definition the combinations of parameter values that pass every
+    require, checked in the order written (`_enumerate_plainly`). To list them fast, a
+    require is checked as soon as the parameters it reads are chosen (the requires of one
+    parameter compiled into one filter, Action.filters), and a domain is computed once for
+    each combination of the earlier parameters it reads. Requires are conditions without
+    effects, so the order only matters when one fails to evaluate (an index out of range that
+    an earlier require guards): then the moves are listed again the plain way, which fails, or
+    not, exactly as the definition says.
     """
+    hits: dict | None = {} if count else None
+    try:
+        out = _enumerate_fast(ctx, action, player, hits, stop)
+    except _FAULTS:
+        return _enumerate_plainly(ctx, action, player, count, stop)
+    if hits:
+        totals = ctx.hits
+        for key, n in hits.items():
+            totals[key] = totals.get(key, 0) + n
+    return out
+
+
+def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool) -> list:
     params = action.params
-    hits = ctx.hits if count else None
     out: list = []
     start = {"player": player}
     for clause in action.first:
         if not clause.cond(ctx, start):
-            if count:
+            if hits is not None:
                 hits[clause.hit] = hits.get(clause.hit, 0) + 1
             return out
     if not params:
@@ -123,8 +143,7 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
         else:  # the first parameter: its domain is computed once anyway
             values = param.domain(ctx, env)
             labels = _piece_labels(ctx, values) if param.encode_pieces else None
-        bound = {env[p.name] for p in params[:i]} if i and param.encode_pieces else ()
-        items = _distinct(values, labels, bound)
+        items = _distinct(values, labels, _taken(params, i, env))
         if filters[i] is not None:
             items = filters[i](ctx, env, items, hits)
         if i == last_index:
@@ -147,6 +166,51 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
             extend(i + 1, inner, more)
 
     extend(0, dict(start), {})
+    return out
+
+
+def _taken(params, i: int, env: dict):
+    """The pieces earlier parameters took: a later piece parameter may not take them again."""
+    if not i or not params[i].encode_pieces:
+        return ()
+    return {env[p.name] for p in params[:i] if p.encode_pieces}
+
+
+def _enumerate_plainly(ctx: Ctx, action, player: int, count: bool, stop: bool) -> list:
+    """The definition itself: every combination, each require in the order written."""
+    params = action.params
+    hits = ctx.hits
+    out: list = []
+
+    def passes(env: dict) -> bool:
+        for clause in action.requires:
+            if not clause.cond(ctx, env):
+                if count:
+                    hits[clause.hit] = hits.get(clause.hit, 0) + 1
+                return False
+        return True
+
+    def extend(i: int, env: dict, args: dict) -> None:
+        if i == len(params):
+            if passes(env):
+                if stop:
+                    raise _Found
+                out.append((dict(args), dict(env)))
+                if len(out) > MAX_CANDIDATES:
+                    raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
+                                    "(runaway parameter domains?)")
+            return
+        param = params[i]
+        values = param.domain(ctx, env)
+        labels = _piece_labels(ctx, values) if param.encode_pieces else None
+        for value, encoded in _distinct(values, labels, _taken(params, i, env)):
+            more = dict(args)
+            more[param.name] = encoded
+            inner = dict(env)
+            inner[param.name] = value
+            extend(i + 1, inner, more)
+
+    extend(0, {"player": player}, {})
     return out
 
 

@@ -281,12 +281,16 @@ class Game:
         return render.describe_move(self, move, env)
 
     def is_secret(self, move: Move, viewer: int | None) -> bool:
-        """Whether naming `move` would show `viewer` a piece they may not see (a card picked
-        from a hidden hand, say): then only the fact that a choice was made may be shown."""
+        """Whether naming `move` (before it is played) could tell `viewer` what they may not
+        know: a choice made during a simultaneous step, a move whose effect changes a secret
+        zone or variable, or one that names a piece the viewer cannot see. Then only the
+        fact that a choice was made may be shown."""
+        if viewer is not None and viewer == move.player:
+            return False
         env = next((e for name, args, e in self._candidates(move.player)
                     if name == move.action and args == move.args), None)
         action = self.model.actions.get(move.action)
-        if env is None or action is None:
+        if env is None or action is None or action.secret or self._state.flow["threads"] is not None:
             return True
         for param in action.params:
             piece = env.get(param.name)

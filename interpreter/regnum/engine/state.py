@@ -155,7 +155,9 @@ def _freeze(value):
     if isinstance(value, list):
         return [_freeze(v) for v in value]
     if isinstance(value, dict):
-        if all(type(k) is str for k in value):
+        # A map whose keys are all texts is written as a JSON object, unless it could be
+        # mistaken for a tag; any other map is tagged as a list of [key, value] pairs.
+        if all(type(k) is str for k in value) and set(value) not in ({"$zone"}, {"$map"}):
             return {k: _freeze(v) for k, v in value.items()}
         return {"$map": [[_freeze(k), _freeze(v)] for k, v in value.items()]}
     return value
