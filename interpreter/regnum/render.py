@@ -9,6 +9,7 @@ not see (the same visibility rules as observations).
 from __future__ import annotations
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 
 from .compiler.text import format_value
@@ -176,6 +177,7 @@ class Renderer:
     def _glyph(self, board, families, cell, width: int) -> Text:
         """One cell of a drawn board: its pieces (by owner) over the view's text and colour."""
         text, colour = self._view(board.name, cell)
+        colour = _colour(colour)
         style = f"on {colour}" if colour else ""
         ids = self._on(families, cell)
         owners = [self.state.pieces[i].get("owner") for i in ids]
@@ -279,6 +281,18 @@ class Renderer:
             out.append("\n")
             out.append_text(Text("\n").join(zones))
         return out
+
+
+def _colour(name) -> str | None:
+    """A colour name the terminal knows ("green3", "#88aa44"), else none: a ruleset's view may
+    name any colour, and an unknown one must not stop the game."""
+    if not isinstance(name, str) or not name:
+        return None
+    try:
+        Style.parse(f"on {name}")
+    except Exception:
+        return None
+    return name
 
 
 def _short(v) -> str:

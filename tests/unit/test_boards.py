@@ -266,3 +266,23 @@ def test_every_seat_and_a_spectator_can_see_a_bundled_game(name):
     for viewer in (1, None):   # another seat and a spectator see how many cards, not which
         assert re.search(r"^hand\n  P0: \d+ hidden$", views[viewer], re.M)
     assert re.search(r"^hand\n  P0 \(you\): (?!\d+ hidden)\S", views[0], re.M)
+
+
+def test_a_colour_the_terminal_does_not_know_is_left_out(tmp_path):
+    rules = load(tmp_path, """
+    game c "C"
+    players 2..2
+    board b: hex_grid
+        rows = 2
+        cols = 2
+    view b(h): "x" on "no such colour"
+    flow:
+        ask 0 to go
+    action go():
+        pass
+    """)
+    game = rules.new_game(2)
+    assert [line.split() for line in game.render(0).splitlines() if line.strip().startswith(("0 ", "1 "))] == \
+        [["0", "x", "x", "0"], ["1", "x", "x", "1"]]
+    from rich.console import Console
+    Console(file=open("/dev/null", "w"), force_terminal=True).print(game.render_rich(0))   # no style error
