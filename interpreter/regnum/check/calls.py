@@ -116,11 +116,7 @@ class CallChecker:
             self.r.error("E201", f"zone '{decl.name}' is a single zone and takes no index", node.func_span,
                          f"write {decl.name}")
         elif self.arity(f"zone '{decl.name}'", 1, 1, len(args), node.func_span):
-            want = self.s.index_type(decl)
-            self.expect(args[0], want)
-            if not self.accepts(want, args[0]):
-                self.r.error("E206", f"zone '{decl.name}' is indexed by {T.describe(want)}, "
-                             f"not {T.describe(args[0])}", node.args[0].span)
+            self._index(node, decl, args[0], f"zone '{decl.name}' is indexed by {{want}}, not {{got}}")
         return self.s.zone_type(decl.name)
 
     def _call_var(self, node, decl, args) -> T.Ty:
@@ -131,12 +127,16 @@ class CallChecker:
     def _call_table(self, node, decl, args) -> T.Ty:
         """`colour(h)`: a variable with one value per cell of a board or member of an enum."""
         if self.arity(f"the variable '{decl.name}'", 1, 1, len(args), node.func_span):
-            want = self.s.index_type(decl)
-            self.expect(args[0], want)
-            if not self.accepts(want, args[0]):
-                self.r.error("E206", f"'{decl.name}' has one value per {T.describe(want)[2:]}, "
-                             f"not per {T.describe(args[0])}", node.args[0].span)
+            self._index(node, decl, args[0], f"'{decl.name}' has one value per {{want_item}}, not per {{got}}")
         return self.s.type_ref(decl.type)
+
+    def _index(self, node, decl, got: T.Ty, message: str) -> None:
+        """The index given to a zone family or a variable per cell or member."""
+        want = self.s.index_type(decl)
+        self.expect(got, want)
+        if not self.accepts(want, got):
+            self.r.error("E206", message.format(want=T.describe(want), want_item=T.describe(want)[2:],
+                                                got=T.describe(got)), node.args[0].span)
 
     def _can(self, node, scope) -> T.Ty:
         """`can(p, a, b…)`: whether seat p has a legal move of action a or b now."""

@@ -8,6 +8,19 @@ from __future__ import annotations
 from .. import ast
 
 
+# type name -> (does a value fit, given the player count; what is expected, in words)
+_SCALARS = {
+    "int": (lambda v, n: type(v) is int, "a whole number"),
+    "bool": (lambda v, n: type(v) is bool, "true or false"),
+    "str": (lambda v, n: type(v) is str, "a text"),
+    "player": (lambda v, n: type(v) is int and 0 <= v < n, "a seat of this game"),
+}
+
+
+def _member_of(values: set):
+    return lambda v, n: type(v) is str and v in values
+
+
 def type_check(ref: ast.TypeRef, program, boards: dict):
     """A function `(value, players) -> None | why the value does not fit` for a declared type."""
     if ref.item is not None:
@@ -23,34 +36,14 @@ def type_check(ref: ast.TypeRef, program, boards: dict):
             return None
         return check_list
     name, optional = ref.name, ref.optional
-    if name == "int":
-        def fits(v, n):
-            return type(v) is int
-        what = "a whole number"
-    elif name == "bool":
-        def fits(v, n):
-            return type(v) is bool
-        what = "true or false"
-    elif name == "str":
-        def fits(v, n):
-            return type(v) is str
-        what = "a text"
-    elif name == "player":
-        def fits(v, n):
-            return type(v) is int and 0 <= v < n
-        what = "a seat of this game"
+    if name in _SCALARS:
+        fits, what = _SCALARS[name]
     elif name in boards:
-        cells = set(boards[name].cells)
-
-        def fits(v, n):
-            return type(v) is str and v in cells
-        what = f"a cell of board '{name}'"
+        fits, what = _member_of(set(boards[name].cells)), f"a cell of board '{name}'"
     else:
         decl = program.get(name, "enum")
         members = {m for m, _ in decl.members} if decl is not None else set()
-
-        def fits(v, n):
-            return type(v) is str and v in members
+        fits = _member_of(members)
         what = f"one of {', '.join(sorted(members))}" if members else f"a {name}"
 
     def check(value, players):

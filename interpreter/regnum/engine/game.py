@@ -275,10 +275,14 @@ class Game:
     def describe(self, move: Move) -> str:
         """How a move reads to players: the action's `label`, filled in (else `action value …`)."""
         from .. import render
-        env = next((e for name, args, e in self._candidates(move.player)
-                    if name == move.action and args == move.args), None) \
-            if isinstance(move.player, int) and 0 <= move.player < self.players else None
-        return render.describe_move(self, move, env)
+        return render.describe_move(self, move, self._env_of(move))
+
+    def _env_of(self, move: Move) -> dict | None:
+        """The environment of a legal move (its parameters' values), None for another move."""
+        if not (type(move.player) is int and 0 <= move.player < self.players):
+            return None
+        return next((e for name, args, e in self._candidates(move.player)
+                     if name == move.action and args == move.args), None)
 
     def is_secret(self, move: Move, viewer: int | None) -> bool:
         """Whether naming `move` (before it is played) could tell `viewer` what they may not
@@ -287,8 +291,7 @@ class Game:
         fact that a choice was made may be shown."""
         if viewer is not None and viewer == move.player:
             return False
-        env = next((e for name, args, e in self._candidates(move.player)
-                    if name == move.action and args == move.args), None)
+        env = self._env_of(move)
         action = self.model.actions.get(move.action)
         if env is None or action is None or action.secret or self._state.flow["threads"] is not None:
             return True
@@ -310,14 +313,12 @@ class Game:
         for name in stack[-1][2]["$actions"]:
             if name in possible:
                 continue
-            action = self.model.actions[name]
-            for clause in action.requires:
-                if clause.level < 0:
-                    with guarded(clause.span, f"while explaining '{name}'"):
-                        holds = clause.cond(ctx, {"player": player})
-                    if not holds:
-                        out.append((name, clause.message))
-                        break
+            for clause in self.model.actions[name].first:
+                with guarded(clause.span, f"while explaining '{name}'"):
+                    holds = clause.cond(ctx, {"player": player})
+                if not holds:
+                    out.append((name, clause.message))
+                    break
         return out
 
     def evaluate(self, expression: str):

@@ -155,11 +155,8 @@ class Ctx:
 
     def can(self, player, actions: tuple) -> bool:
         """Whether `player` has a legal move of one of `actions` now (for `can(…)`)."""
-        from .decisions import exists
-        for name in actions:
-            if exists(self, self.model.actions[name], player):
-                return True
-        return False
+        exists = _exists()
+        return any(exists(self, self.model.actions[name], player) for name in actions)
 
     def reveal(self, what) -> None:
         self.state.revealed.update([what] if type(what) is int else what)
@@ -211,6 +208,17 @@ class Ctx:
                 env[trig.index_var] = self.model.zones[family].index_of[key]
             if trig.cond is None or trig.cond(self, env):
                 self.fired.append((trig.body, env))
+
+
+def _exists():
+    """decisions.exists, imported once (decisions imports this module)."""
+    global _EXISTS
+    if _EXISTS is None:
+        from .decisions import exists as _EXISTS
+    return _EXISTS
+
+
+_EXISTS = None
 
 
 def _where(ctx: Ctx, err: BaseException, default):
