@@ -12,14 +12,16 @@ from .check import check_program
 from .compiler import compile_program
 from .diagnostics import Diagnostic, RulesetError, render_all
 from .engine.game import Game, game_from_dict, game_from_json
+from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .program import load_program
 
 
 class Ruleset:
-    def __init__(self, program, model, warnings: list[Diagnostic]):
+    def __init__(self, program, model, warnings: list[Diagnostic], limits: Limits = DEFAULT_LIMITS):
         self.program = program
         self.model = model
         self.warnings = warnings
+        self.limits = limits
 
     @property
     def name(self) -> str:
@@ -83,8 +85,11 @@ class Ruleset:
         return f"<Ruleset {self.name} from {self.path}>"
 
 
-def load(path_or_name: str | Path) -> Ruleset:
-    """Load, check and compile a ruleset; raises RulesetError with every diagnostic."""
+def load(path_or_name: str | Path, limits: Limits | None = None) -> Ruleset:
+    """Load, check and compile a ruleset; raises RulesetError with every diagnostic.
+
+    `limits` (regnum.Limits) bounds the work of reading it and of every game it starts."""
+    limits = limits or DEFAULT_LIMITS
     try:
         path = resources.find_ruleset(path_or_name)
     except FileNotFoundError as err:
@@ -104,7 +109,7 @@ def load(path_or_name: str | Path) -> Ruleset:
                                        "split long expressions with let or def")]) from None
     warnings = sorted((d for d in diagnostics if not d.is_error), key=_order)
     model.warnings = warnings
-    return Ruleset(program, model, warnings)
+    return Ruleset(program, model, warnings, limits)
 
 
 def _order(d: Diagnostic):
