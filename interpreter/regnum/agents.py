@@ -75,7 +75,7 @@ def seat_seed(seed: int, seat: int) -> str:
 
 
 def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000,
-                     narrate: bool = False, options: dict | None = None) -> Game:
+                     narrate: bool = False, options: dict | None = None, started=None) -> Game:
     """Play a game of ``rules`` with a RandomAgent in every seat.
 
     The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
@@ -84,9 +84,12 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     ``max_moves`` moves (then ``game.is_over`` is false). Raises StuckGame when a game that
     is not over waits for nobody or for a seat without legal moves. Narration is off unless
     asked for: nobody reads it in a simulation, and formatting it costs time. ``options`` are
-    the game's options.
+    the game's options; ``started(game)``, when given, is called once the game exists (so that
+    a caller still has it if a move fails).
     """
     game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options)
+    if started is not None:
+        started(game)
     agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(players)]
     while not game.is_over and game.move_count < max_moves:
         waiting = list(game.to_move)

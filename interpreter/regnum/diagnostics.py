@@ -77,5 +77,5 @@ class RulesetError(Exception):
 class LimitExceeded(RulesetError):
     """A ruleset ran past a step or size limit (a runaway loop or growth)."""
 
-    def __init__(self, message: str, span: Span):
-        super().__init__([Diagnostic("E901", "error", message, span)])
+    def __init__(self, message: str, span: Span, hint: str | None = None):
+        super().__init__([Diagnostic("E901", "error", message, span, hint)])

@@ -61,7 +61,9 @@ class Ruleset:
         """The options a game can be created with: name -> (type, location)."""
         return {name: (spec.type, str(spec.span)) for name, spec in self.model.options.items()}
 
-    def new_game(self, players: int, seed: int = 0, narrate: bool = True, options: dict | None = None) -> Game:
+    def new_game(self, players: int, seed: int = 0, narrate: bool = True, options: dict | None = None,
+                 limits: Limits | None = None) -> Game:
+        """A new game. `limits` replaces the ruleset's limits (regnum.Limits) for this game."""
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
                              f"not {players!r}")
@@ -69,7 +71,9 @@ class Ruleset:
             raise ValueError(f"a seed is an integer, not {seed!r}")
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options are a dict of option names to values, not {options!r}")
-        return Game.start(self, players, seed, narrate, options)
+        if limits is not None and not isinstance(limits, Limits):
+            raise ValueError(f"limits are a regnum.Limits, not {limits!r}")
+        return Game.start(self, players, seed, narrate, options, limits)
 
     def game_from_json(self, text: str | bytes | dict) -> Game:
         """A game saved with `Game.to_json()`; raises regnum.LogError naming a bad field."""
@@ -101,7 +105,7 @@ def load(path_or_name: str | Path, limits: Limits | None = None) -> Ruleset:
         errors = [d for d in diagnostics if d.is_error]
         if errors:
             raise RulesetError(sorted(diagnostics, key=_order))
-        model = compile_program(program)
+        model = compile_program(program, limits)
     except RecursionError:
         from .source import Span
         raise RulesetError([Diagnostic("E005", "error", "the ruleset nests expressions or blocks too "

@@ -40,7 +40,9 @@ class SimulationError(RuntimeError):
 
 
 class GameResult(BaseModel):
-    """The outcome of one random game; ``truncated`` games hit the move bound (winners [])."""
+    """The outcome of one random game; ``truncated`` games hit the move bound (winners []);
+    a game that failed (a limit hit, a fault of the rules) has its ``error`` and the scores
+    it had when it stopped, and the simulation goes on."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -49,6 +51,7 @@ class GameResult(BaseModel):
     winners: list[int]
     moves: int
     truncated: bool = False
+    error: str | None = None
 
 
 class SimulationResult(BaseModel):
@@ -85,7 +88,12 @@ class SimulationResult(BaseModel):
 
     @property
     def truncated(self) -> int:
-        return sum(1 for g in self.games if g.truncated)
+        return sum(1 for g in self.games if g.truncated and g.error is None)
+
+    @property
+    def failed(self) -> list[GameResult]:
+        """The games that stopped on an error, in seed order."""
+        return [g for g in self.games if g.error is not None]
 
 
 class BenchResult(BaseModel):
@@ -123,10 +131,10 @@ def _result(game, seed: int) -> GameResult:
     )
 
 
-def _load(path: str | Path):
+def _load(path: str | Path, limits=None):
     import regnum
 
-    return regnum.load(str(resources.find_ruleset(path)))
+    return regnum.load(str(resources.find_ruleset(path)), limits=limits)
 
 
 def simulate(
@@ -145,9 +153,10 @@ def simulate(
     Uses ``jobs`` worker processes (default: every CPU) when ``jobs > 1`` and there are at
     least two games per job, else plays in this process. ``progress(done, total)`` is called
     after each game. ``rules``, when given, is the already loaded ruleset of ``path`` (the
-    workers load their own); ``options`` are the game options of every game. Ruleset errors
-    (and options the ruleset refuses) are raised before any game starts; a failing game
-    raises SimulationError naming its seed.
+    workers load their own, with the same limits); ``options`` are the game options of every
+    game. Ruleset errors (and options the ruleset refuses) are raised before any game starts;
+    a game that fails on the way (a limit hit, a fault of the rules, a stuck game) is reported
+    in its GameResult's ``error`` and the others are played.
     """
     file = resources.find_ruleset(path)
     rules = _load(file) if rules is None else rules
@@ -157,7 +166,8 @@ def simulate(
     rules.new_game(players=players, seed=seed, narrate=False, options=options)  # refuses bad options now
     start = time.perf_counter()
     if jobs > 1 and games >= jobs * 2:
-        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options)
+        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
+                                 getattr(rules, "limits", None))
     else:
         results = _play_serial(rules, players, seeds, max_moves, progress, options)
     elapsed = time.perf_counter() - start
@@ -170,10 +180,27 @@ def simulate(
 
 
 def _play_one(rules, players: int, seed: int, max_moves: int, options: dict | None = None) -> GameResult:
+    """One game; if it fails, the failure is its result (one line naming what stopped it)."""
+    games: list = []
     try:
-        return _result(play_random_game(rules, players, seed, max_moves, options=options), seed)
-    except Exception as err:  # one message naming the seed, whatever the engine raised
-        raise SimulationError(f"game with seed {seed}: {type(err).__name__}: {err}") from err
+        return _result(play_random_game(rules, players, seed, max_moves, options=options, started=games.append),
+                       seed)
+    except Exception as err:  # whatever stopped it, the simulation reports it and goes on
+        message = _one_line(err)
+        if not games:
+            return GameResult(seed=seed, scores=[], winners=[], moves=0, truncated=True, error=message)
+        game = games[0]
+        return GameResult(seed=seed, scores=list(game.scores), winners=[], moves=game.move_count,
+                          truncated=True, error=message)
+
+
+def _one_line(err: Exception) -> str:
+    """A failure as one line: a ruleset's diagnostic by its location, code and message."""
+    diagnostics = getattr(err, "diagnostics", None)
+    if diagnostics:
+        d = diagnostics[0]
+        return f"{d.span}: {d.code}: {d.message}"
+    return f"{type(err).__name__}: {err}".splitlines()[0]
 
 
 def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> list[GameResult]:
@@ -192,10 +219,11 @@ def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> li
 _worker: dict = {}
 
 
-def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None) -> None:
+def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None, limits=None) -> None:
     # An initializer that raises makes the pool respawn workers forever: keep the error.
     try:
-        _worker.update(rules=_load(path), players=players, max_moves=max_moves, options=options, error=None)
+        _worker.update(rules=_load(path, limits), players=players, max_moves=max_moves, options=options,
+                       error=None)
     except Exception as err:
         _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
 
@@ -210,11 +238,11 @@ def _worker_play(seed: int) -> tuple[int, dict | None, str | None]:
         return seed, None, str(err)
 
 
-def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None) -> list[GameResult]:
+def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None) -> list[GameResult]:
     context = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, len(seeds) // (jobs * 8)))
     by_seed: dict[int, GameResult] = {}
-    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves, options)) as pool:
+    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves, options, limits)) as pool:
         for seed, result, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
             if error is not None:
                 pool.terminate()

@@ -25,7 +25,7 @@ GROWTH = {
     "work inside one expression": (
         'flow:\n    announce "{sum(sum(1 for y in range(0, 1000000)) for x in range(0, 1000000))}"\n',
         "steps"),
-    "moves on offer": ("flow:\n    ask 0 to go\naction go(a in range(0, 1000000), b in range(0, 1000000)):\n"
+    "moves on offer": ("flow:\n    ask 0 to go\naction go(a in range(0, 400), b in range(0, 400)):\n"
                        "    pass\n", "moves at once"),
 }
 
@@ -45,3 +45,170 @@ def test_growth_is_stopped(tmp_path, case):
     assert diagnostic.code == "E901"
     assert words in diagnostic.message
     assert diagnostic.span.file.endswith("growth.rules") and diagnostic.span.line > 0
+
+
+# ── the cases of issue 7, each with its exact error ──────────────────────────────────────────
+
+def _load(tmp_path, body: str, limits: regnum.Limits | None = None):
+    path = tmp_path / "growth.rules"
+    path.write_text(textwrap.dedent(HEAD).lstrip() + textwrap.dedent(body).lstrip(), encoding="utf-8")
+    return regnum.load(path, limits=limits)
+
+
+def _only(err) -> "regnum.Diagnostic":
+    (diagnostic,) = err.value.diagnostics
+    return diagnostic
+
+
+def test_a_text_doubling_in_a_loop_stops_at_the_value_size_limit(tmp_path):
+    rules = _load(tmp_path, """
+    var s: str = "ab"
+    flow:
+        repeat until false:
+            set s = s + s
+    """)
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2)
+    d = _only(err)
+    assert (d.code, d.span.line, d.span.column) == ("E901", 8, 9)
+    assert d.message == "a text grew to 1048576 characters, past the limit of 1000000 (runaway growth?)"
+    assert d.hint == ("limit 'value_size' is 1_000_000; raise it with --limit value_size=N or "
+                      "regnum.Limits(value_size=N)")
+
+
+def test_work_inside_builtins_and_comprehensions_counts_as_steps(tmp_path):
+    rules = _load(tmp_path, """
+    flow:
+        announce "{sum(count(range(0, 1000000)) for x in range(0, 1000000))}"
+    """)
+    start = time.perf_counter()
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2)
+    assert time.perf_counter() - start < 10
+    d = _only(err)
+    assert (d.code, d.span.line) == ("E901", 6)
+    assert d.message == "more than 2000000 steps without a decision: a loop that never ends or asks a player?"
+
+
+@pytest.mark.parametrize("const, message", [
+    ("[count(range(0, 1000000)) for x in range(0, 1000000)]",
+     "computing the constants took more than 2000000 steps"),
+    ("count([x for x in range(0, 200000000)])",
+     "range(0, 200000000) would be a list of 200000000 items, past the limit of 1000000 "
+     "(while computing the constants at load)"),
+    ("range(0, 600000) + range(0, 600000)",
+     "a list grew to 1200000 items, past the limit of 1000000 (runaway growth?) "
+     "(while computing the constants at load)"),
+])
+def test_constants_are_computed_within_the_limits(tmp_path, const, message):
+    start = time.perf_counter()
+    with pytest.raises(LimitExceeded) as err:
+        _load(tmp_path, f"const big = {const}\nflow:\n    pass\n")
+    assert time.perf_counter() - start < 10
+    d = _only(err)
+    assert (d.code, d.span.line, d.message) == ("E901", 5, message)
+    assert d.hint.startswith("limit '")
+
+
+def test_the_steps_of_constants_are_one_budget_for_the_whole_load(tmp_path):
+    consts = "".join(f"const c{i} = count(range(0, 600000))\n" for i in range(4))
+    with pytest.raises(LimitExceeded) as err:
+        _load(tmp_path, consts + "flow:\n    pass\n")
+    assert _only(err).span.line == 8          # the fourth passes 2 million
+    assert _load(tmp_path, consts + "flow:\n    pass\n", regnum.Limits(steps=3_000_000))
+
+
+def test_a_move_that_hits_a_limit_is_refused_and_changes_nothing(tmp_path):
+    rules = _load(tmp_path, """
+    flow:
+        repeat until false:
+            ask 0 to grow or stay
+    action grow():
+        set l = l + l + l + l + l + l + l + l
+    action stay():
+        add 1 to n
+    """, regnum.Limits(value_size=1000))
+    game = rules.new_game(2)
+    grow, stay = regnum.Move(0, "grow", {}), regnum.Move(0, "stay", {})
+    for _ in range(3):
+        game.play(grow)                               # 8, 64, 512 items
+    before, events, hits = game.to_json(), list(game.events), dict(game.hits)
+    with pytest.raises(LimitExceeded) as err:
+        game.play(grow)                               # 4096 items
+    d = _only(err)
+    assert (d.span.line, d.message) == (9, "a list grew to 1024 items, past the limit of 1000 (runaway growth?)")
+    assert (game.to_json(), game.events, game.hits) == (before, events, hits)
+    game.play(stay)
+    assert game.evaluate("n") == 3 and game.move_count == 4
+
+
+def test_the_whole_state_is_bounded_whatever_holds_it(tmp_path):
+    rules = _load(tmp_path, """
+    piece note:
+        words: str
+    zone pile: public
+    flow:
+        repeat until false:
+            ask 0 to write
+    action write():
+        create 10 note(words: "{l}" + "abcdefghij" + "abcdefghij" + "abcdefghij" + "abcdefghij" + "abcdefghij" + "abcdefghij" + "abcdefghij") in pile
+    """, regnum.Limits(state_size=5_000))
+    game = rules.new_game(2)
+    write = regnum.Move(0, "write", {})
+    played = 0
+    with pytest.raises(LimitExceeded) as err:
+        while True:
+            before = game.to_json()
+            game.play(write)
+            played += 1
+    d = _only(err)
+    assert d.message.startswith("the game's state grew to ") and d.message.endswith(
+        "items and characters, past its limit of 5000 (runaway growth?)")
+    assert d.span.line == 11 and played == 4      # the action whose move grew it
+    assert game.to_json() == before
+
+
+def test_limits_given_to_one_game_replace_the_rulesets(tmp_path):
+    rules = _load(tmp_path, """
+    flow:
+        announce "{count(range(0, 5000))}"
+    """)
+    assert rules.new_game(2).events == ["5000"]
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2, limits=regnum.Limits(steps=4000))
+    assert _only(err).hint == "limit 'steps' is 4_000; raise it with --limit steps=N or regnum.Limits(steps=N)"
+    assert rules.limits == regnum.Limits()
+    assert rules.new_game(2, limits=regnum.Limits(steps=6000)).copy().limits.steps == 6000
+
+
+def test_a_limit_must_be_a_positive_integer_and_a_known_name():
+    with pytest.raises(ValueError, match="limit 'steps' must be a positive integer, not 0"):
+        regnum.Limits(steps=0)
+    with pytest.raises(ValueError, match="there is no limit 'stpes'; did you mean 'steps'?"):
+        regnum.Limits().with_overrides(["stpes=5"])
+    assert regnum.Limits().with_overrides(["value-size=2_000"]).value_size == 2000
+
+
+def test_every_limit_is_documented():
+    from regnum.resources import checkout_root
+    text = (checkout_root() / "docs" / "limits.md").read_text(encoding="utf-8")
+    for name in regnum.Limits.names():
+        assert f"`{name}`" in text, name
+        assert regnum.Limits.describe(name), name
+
+
+@pytest.mark.parametrize("name, players", [("kings_road", 2), ("kings_road", 5), ("kingdom_builder", 2),
+                                           ("kingdom_builder", 4), ("permanent_nobles", 4)])
+def test_the_bundled_games_run_far_from_every_limit(name, players):
+    """docs/limits.md reports these peaks; a tenth of each default is the margin kept."""
+    from regnum.agents import play_random_game
+    from regnum.engine.state import state_size
+    rules = regnum.load(name)
+    limits = regnum.Limits()
+    for seed in range(3):
+        game = play_random_game(rules, players, seed)
+        assert game.is_over
+        assert game.peak_steps < limits.steps // 10
+        assert state_size(game.state) < limits.state_size // 100
+        assert len(game.state.pieces) < limits.pieces // 100
+        assert len(game.to_json()) < limits.json_bytes // 1000

@@ -345,6 +345,8 @@ class ExprChecker(CallChecker):
             self.condition(node.right, scope, f"each side of '{op}'")
             return T.BOOL
         left, right = self.infer(node.left, scope), self.infer(node.right, scope)
+        if op in ("+", "*"):
+            self._numbers_only(node, left, right)
         if op == "+":
             return self._plus(node, left, right)
         if op in ("-", "*", "//", "%"):
@@ -363,6 +365,13 @@ class ExprChecker(CallChecker):
         else:  # in, not in
             self._membership(node, left, right)
         return T.BOOL
+
+    def _numbers_only(self, node, left: T.Ty, right: T.Ty) -> None:
+        """Note whether this `+` or `*` is proven to add numbers, wherever it is checked: the
+        compiler leaves those to Python and bounds the others (texts and lists joined)."""
+        proven = T.is_number(left) and T.is_number(right)
+        seen = self.s.p.number_ops.get(id(node))
+        self.s.p.number_ops[id(node)] = (node, proven and (seen is None or seen[1]))
 
     def _plus(self, node, left: T.Ty, right: T.Ty) -> T.Ty:
         if T.is_number(left) and T.is_number(right):

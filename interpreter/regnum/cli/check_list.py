@@ -15,7 +15,7 @@ from rich.text import Text
 import regnum
 
 from .. import resources
-from .common import make_console
+from .common import make_console, chosen_limits, limit_flag
 from .errors import api_error, describe_error
 
 
@@ -56,7 +56,7 @@ def _check_one(argument: str, quiet: bool) -> dict:
     path = argument
     try:
         path = resources.find_ruleset(argument)
-        rules = regnum.load(str(path))
+        rules = regnum.load(str(path), limits=chosen_limits())
     except api_error("RulesetError") as err:
         if not quiet:
             click.echo(str(err), err=True)
@@ -82,6 +82,7 @@ def _check_one(argument: str, quiet: bool) -> dict:
 
 @click.command()
 @click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
+@limit_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every diagnostic.")
 def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     """Check rulesets and print their errors and warnings.

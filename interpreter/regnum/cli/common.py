@@ -25,9 +25,31 @@ def make_console(stderr: bool = False) -> Console:
 
 
 def load_ruleset(argument: str | Path):
-    """(path, Ruleset) for a path or a bundled name."""
+    """(path, Ruleset) for a path or a bundled name, within the limits `--limit` set."""
     path = resources.find_ruleset(argument)
-    return path, regnum.load(str(path))
+    return path, regnum.load(str(path), limits=chosen_limits())
+
+
+def limit_flag(function):
+    """`--limit NAME=VALUE`, repeatable, on every command that loads a ruleset: the limits
+    (docs/limits.md) of loading it and of its games. Kept in the click context, so that
+    `load_ruleset` applies them without each command passing them along."""
+    def remember(ctx: click.Context, param, values: tuple[str, ...]):
+        if values:
+            try:
+                ctx.meta["regnum.limits"] = regnum.Limits().with_overrides(values)
+            except ValueError as err:
+                raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+        return values
+    return click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE", expose_value=False,
+                        callback=remember, help="Raise or lower a limit, e.g. steps=5000000 (repeatable; "
+                        "see docs/limits.md).")(function)
+
+
+def chosen_limits():
+    """The limits `--limit` set for this command, or None for the defaults."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get("regnum.limits") if ctx is not None else None
 
 
 def player_count(rules, path: Path, players: int | None) -> int:

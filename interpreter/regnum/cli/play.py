@@ -12,7 +12,7 @@ import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
 from ..simulate import ruleset_label
-from .common import load_ruleset, make_console, option_flag, option_values, player_count, standings
+from .common import load_ruleset, make_console, option_flag, option_values, player_count, standings, limit_flag
 from .errors import api_error
 
 
@@ -160,6 +160,7 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
 
 @click.command()
 @click.argument("ruleset")
+@limit_flag
 @click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
 @click.option("--seed", "-s", type=int, help="Game seed (default: a random one, printed).")
 @click.option("--bots", "-b", metavar="SPEC", help="Bot seats: all, none, or seats like 1,2,3 (default: all but 0).")

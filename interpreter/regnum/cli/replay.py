@@ -14,7 +14,7 @@ from pydantic import ValidationError
 import regnum
 
 from ..simulate import ruleset_label
-from .common import load_ruleset, standings
+from .common import load_ruleset, standings, limit_flag
 from .errors import api_error, fail, validation_message
 
 
@@ -41,6 +41,7 @@ def _json_failure(kind: str, message: str, **details) -> None:
 
 @click.command()
 @click.argument("log_file", metavar="LOG_JSON", type=click.Path(dir_okay=False, path_type=Path))
+@limit_flag
 @click.option("--ruleset", "-r", help="Ruleset path or name (default: the one the log names).")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
 @click.option("--any-version", is_flag=True,

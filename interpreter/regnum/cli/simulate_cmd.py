@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
-from .common import load_ruleset, make_console, option_flag, option_values, player_count
+from .common import load_ruleset, make_console, option_flag, option_values, player_count, limit_flag
 
 
 @contextmanager
@@ -44,10 +44,18 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
     console.print(Text(f"games per second: {result.games_per_second:.1f}"))
     if result.truncated:
         console.print(Text(f"cut by --max-moves (no winner): {result.truncated} games"))
+    failed = result.failed
+    if failed:
+        console.print(Text(f"failed (no winner): {len(failed)} games"))
+        for game in failed[:10]:
+            console.print(Text(f"  seed {game.seed}, after {game.moves} moves: {game.error}"))
+        if len(failed) > 10:
+            console.print(Text(f"  … and {len(failed) - 10} more (--json lists them all)"))
 
 
 @click.command("simulate")
 @click.argument("ruleset")
+@limit_flag
 @click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True,
@@ -63,9 +71,11 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, op
     Game i uses seed SEED+i for the game and its bots, so each game can be rerun alone;
     games are spread over --jobs processes and reported in seed order. Prints wins per seat
     (a shared victory counts for each winner), mean/min/max score per seat, mean moves per
-    game and games per second. A game cut by --max-moves has no winner and is flagged. With
-    --json prints {"ruleset", "players", "games": [{"seed", "scores", "winners", "moves",
-    "truncated"}], "games_per_second"} and nothing else on stdout.
+    game and games per second. A game cut by --max-moves has no winner and is flagged. A game
+    that fails (a limit hit, a fault of the rules) is listed with its seed and error, the
+    others are played, and the exit code is 1. With --json prints {"ruleset", "players",
+    "games": [{"seed", "scores", "winners", "moves", "truncated", "error"}],
+    "games_per_second"} and nothing else on stdout.
 
     \b
     Example:
@@ -83,3 +93,5 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, op
         click.echo(result.model_dump_json())
     else:
         _simulation_table(result, seed)
+    if result.failed:
+        raise SystemExit(1)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from .. import ast, boards, scoring
 from ..builtins import EvalError
 from ..check.walk import free_names
-from ..diagnostics import Diagnostic, RulesetError
+from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from ..program import Program
 from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
@@ -21,14 +22,9 @@ from .statements import StmtCompiler
 __all__ = ["compile_program"]
 
 
-def _const_value(exprs: ExprCompiler, node):
-    fn = exprs.expr(node, {})
-    return fn(None, {})
-
-
-def compile_program(program: Program) -> Model:
+def compile_program(program: Program, limits: Limits = DEFAULT_LIMITS) -> Model:
     try:
-        return _Compiler(program).run()
+        return _Compiler(program, limits).run()
     except CompileError as err:
         message = str(err) if err.code != "E999" else f"cannot compile: {err}"
         raise RulesetError([Diagnostic(err.code, "error", message, err.span)]) from None
@@ -74,8 +70,12 @@ def _touches_secret(body, program, seen: set) -> bool:
 
 
 class _Compiler:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, limits: Limits):
         self.p = program
+        # Every constant, board setting and field default is computed at load within one
+        # budget of steps (a ruleset's constants cannot hang or exhaust `regnum check`).
+        from ..engine.runtime import Ctx
+        self.budget = Ctx(None, None, 0, {}, [], False, limits)
         self.consts: dict = {}
         self.boards: dict = {}
         self.zones: dict = {}
@@ -146,7 +146,7 @@ class _Compiler:
 
     # ── data ──
     def _board(self, decl: ast.BoardDecl) -> None:
-        settings = {name: _const_value(self.exprs, value) for name, _, value in decl.settings}
+        settings = {name: self._const_value(value, decl) for name, _, value in decl.settings}
         if decl.topology == "graph":
             edges = [(a, b) for (a, _), (b, _) in decl.edges]
             board = boards.graph(decl.name, [n for n, _ in decl.nodes], edges, settings, decl.span)
@@ -170,36 +170,70 @@ class _Compiler:
             keys = {m: f"{decl.name}#{m}" for m, _ in enum.members}
         self.zones[decl.name] = ZoneFamily(decl.name, decl.index, decl.visibility, keys, decl.span)
 
+    def _const_value(self, node, decl=None):
+        """A value computed at load, within the load's step budget."""
+        from ..engine.runtime import _Overflow as Overflow
+        fn = self.exprs.expr(node, {})
+        try:
+            return fn(self.budget, {})
+        except Overflow as err:
+            message = str(err) if "constants" in str(err) else f"{err} (while computing the constants at load)"
+            raise LimitExceeded(message,
+                                (decl or node).span, err.hint) from None
+        except RecursionError:
+            raise CompileError("this value nests too deeply to compute", node.span, "E005") from None
+        except (EvalError, KeyError, IndexError, TypeError, AttributeError, ValueError,
+                ArithmeticError) as err:
+            detail = str(err) if isinstance(err, EvalError) else f"{type(err).__name__}: {err}"
+            raise CompileError(f"'{getattr(decl, 'name', 'this value')}' cannot be computed: {detail}",
+                               node.span, "E998") from None
+
     def _consts_and_boards(self) -> None:
-        pending = list(self.p.of_kind("const")) + list(self.p.of_kind("board"))
-        # Constants and board settings may refer to each other in any order: resolve what can
-        # be, repeatedly.
-        while pending:
-            progress = False
-            for decl in list(pending):
-                try:
-                    if decl.kind == "board":
-                        self._board(decl)
-                    else:
-                        self.consts[decl.name] = _const_value(self.exprs, decl.value)
-                except _BoardSettings:
-                    raise
-                except (CompileError, EvalError, KeyError, TypeError, AttributeError):
+        """Constants and boards, each computed once, after those it refers to (directly or
+        through a def): any order of declaration works, in time linear in their number."""
+        values = {d.name: d for d in list(self.p.of_kind("const")) + list(self.p.of_kind("board"))}
+        done: set = set()
+        for decl in values.values():
+            if decl.name in done:
+                continue
+            # Depth-first without recursion (chains of constants may be long).
+            stack = [(decl, iter(self._refers_to(decl, values)))]
+            entered = {decl.name}
+            while stack:
+                current, deps = stack[-1]
+                nxt = next((values[n] for n in deps if n not in done and n not in entered), None)
+                if nxt is not None:
+                    entered.add(nxt.name)
+                    stack.append((nxt, iter(self._refers_to(nxt, values))))
                     continue
-                pending.remove(decl)
-                progress = True
-            if not progress:
-                decl = pending[0]
-                what = "board" if decl.kind == "board" else "constant"
-                raise CompileError(f"{what} '{decl.name}' cannot be computed before the game starts",
-                                   decl.span)
+                stack.pop()
+                if current.kind == "board":
+                    self._board(current)
+                else:
+                    self.consts[current.name] = self._const_value(current.value, current)
+                done.add(current.name)
+
+    def _refers_to(self, decl, values: dict) -> list:
+        """The constants and boards a constant or a board's settings refer to, through defs too."""
+        nodes = [decl.value] if decl.kind == "const" else [v for _, _, v in decl.settings]
+        out, seen_defs = [], set()
+        while nodes:
+            for name, _, _ in free_names(nodes.pop()):
+                if name in values:
+                    out.append(name)
+                elif name not in seen_defs:
+                    d = self.p.get(name, "def")
+                    if d is not None:
+                        seen_defs.add(name)
+                        nodes.append(d.body)
+        return out
 
     def _pieces(self) -> dict:
         out = {}
         for decl in self.p.of_kind("piece"):
             fields = []
             for f in decl.fields:
-                default = _const_value(self.exprs, f.default) if f.default is not None else None
+                default = self._const_value(f.default) if f.default is not None else None
                 fields.append((f.name, str(f.type), default))
             out[decl.name] = PieceType(decl.name, fields, decl.span)
         return out

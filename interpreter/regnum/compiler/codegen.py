@@ -17,7 +17,7 @@ import itertools
 from .. import ast, boards
 from ..builtins import FUNCTIONS, EvalError
 from ..engine.state import ZoneRef
-from .text import format_value
+from .text import format_value, text_of
 
 
 def _deref(c, v):
@@ -67,7 +67,9 @@ def _mod(a, b):
     return a % b
 
 
-def _in(a, b):
+def _in(c, a, b):
+    if type(b) is list or type(b) is str:
+        c.steps += len(b)   # a search is work; counted, and checked at the next count
     try:
         return a in b
     except TypeError:
@@ -75,12 +77,45 @@ def _in(a, b):
 
 
 def _walk(c, items):
-    """Count what a generator goes through against the step limit (c is None for constants)."""
-    if c is not None:
-        c.steps += len(items)
-        if c.steps > c.max_steps:
-            c.runaway()
+    """Count what a generator or a builtin goes through against the step limit."""
+    c.steps += len(items)
+    if c.steps > c.max_steps:
+        c.runaway()
     return items
+
+
+def _add(c, a, b):
+    """`+` where the checker could not prove both sides numbers: joined texts and lists are
+    work and values like any other, so their size is counted and bounded before it is built."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    try:
+        size = len(a) + len(b)
+    except TypeError:
+        return a + b   # numbers (or a mismatch Python reports as it would)
+    if size > c.limits.value_size:
+        c.too_big(a, size)
+    c.charge(size)
+    return a + b
+
+
+def _mul(c, a, b):
+    """`*` where the checker could not prove both sides numbers: a text or list repeated
+    would be built at any size, so it is refused unless both are numbers."""
+    if type(a) is int and type(b) is int:
+        return a * b
+    raise EvalError(f"'*' needs numbers, not {type(a).__name__} and {type(b).__name__}")
+
+
+def _range(c, a, b=None):
+    lo, hi = (0, a) if b is None else (a, b)
+    if type(lo) is not int or type(hi) is not int:
+        raise EvalError(f"range() needs whole numbers, not {lo!r} and {hi!r}")
+    if hi > lo:   # counted before it is built: a range past a limit is never built
+        if hi - lo > c.limits.value_size:
+            c.too_big([], hi - lo, f"range({lo}, {hi})")
+        c.charge(hi - lo)
+    return list(range(lo, hi))
 
 
 def _last(items):
@@ -98,7 +133,7 @@ def _argbest(pairs, highest):
 
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
-           "_last": _last, "_walk": _walk, "_argbest": _argbest, "_format": format_value,
+           "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -361,9 +396,13 @@ class CodeGen:
         if name in boards.FUNCTIONS:
             return self._board_call(node, args)
         if name == "text":
-            return f"_format({args[0]}, {self.x.kind(node.args[0], self._kinds(scope, binds))!r}, c)"
+            return f"_text(c, {args[0]}, {self.x.kind(node.args[0], self._kinds(scope, binds))!r})"
         if name == "count":
             return f"len({args[0]})"
+        if name == "range":
+            return f"_range(c, {', '.join(args)})"
+        if name in _WALKING and len(args) >= 1 and (name not in ("max", "min") or len(args) == 1):
+            args[0] = f"_walk(c, {args[0]})"   # the builtin goes through every item: counted
         if name in FUNCTIONS:
             return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
         from .expressions import CompileError
@@ -411,7 +450,10 @@ class CodeGen:
                 return f"list({adjacency}.get({args[1]}, ()))"
             return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
         function = self.bind(boards.FUNCTIONS[node.func][2], "bf")
-        return f"{function}({self.bind(record, 'board')}{''.join(', ' + a for a in args[1:])})"
+        call = f"{function}({self.bind(record, 'board')}{''.join(', ' + a for a in args[1:])})"
+        if node.func in _SEARCHING:   # a search of the board: its size is work done
+            return f"(c.charge({len(record.nodes)}) or {call})"
+        return call
 
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)
@@ -428,6 +470,10 @@ class CodeGen:
 
     def _Binary(self, node, scope, binds):
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
+        if op in ("+", "*"):
+            known = self.x.program.number_ops.get(id(node))
+            if known is None or not known[1]:
+                return f"{'_add' if op == '+' else '_mul'}(c, {a}, {b})"
         if op in ("and", "or") or op in _COMPARE or op in _ARITH:
             return f"({a} {op} {b})"
         if op == "//":
@@ -435,9 +481,9 @@ class CodeGen:
         if op == "%":
             return f"_mod({a}, {b})"
         if op == "in":
-            return f"_in({a}, {b})"
+            return f"_in(c, {a}, {b})"
         if op == "not in":
-            return f"(not _in({a}, {b}))"
+            return f"(not _in(c, {a}, {b}))"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
 
@@ -445,6 +491,11 @@ class CodeGen:
         cond, then, other = (self.src(n, scope, binds) for n in (node.cond, node.then, node.otherwise))
         return f"({then} if {cond} else {other})"
 
+
+# Builtins that go through every item of their (first) argument, and board queries that
+# search the whole board: both count that work against the step limit.
+_WALKING = ("sum", "max", "min", "any", "all", "index", "next", "reversed", "sorted", "unique")
+_SEARCHING = ("connected", "groups", "distance")
 
 _INLINE_SIZE = 40     # syntax nodes
 _INLINE_DEPTH = 8

@@ -18,7 +18,7 @@ import itertools
 
 from .. import ast
 from ..engine.state import ZoneRef
-from .text import format_value
+from .text import format_value, said
 
 # Statements that may suspend a procedure (or end the game): their procedures stay in the VM.
 _SUSPENDING = (ast.AskStmt, ast.SimultaneousStmt, ast.EndStmt)
@@ -91,6 +91,7 @@ class NativeCompiler:
         self._compiled: dict = {}    # (name, argument kinds) -> function name
         self.gen.ns.setdefault("ZoneRef", ZoneRef)
         self.gen.ns.setdefault("_format", format_value)
+        self.gen.ns.setdefault("_said", said)
 
     def compile(self, name: str, decl, param_names, param_kinds: dict) -> str:
         """The namespace name of the function for procedure `name`, specialised to the kinds of
@@ -255,7 +256,7 @@ class NativeCompiler:
             else:
                 kind = self.x.kind(part, self._kinds(binds))
                 pieces.append(f"_format({self._e(part, binds)}, {kind!r}, c)")
-        src.add(d, f"if c.narrate: c.events.append(''.join(({', '.join(pieces)},)))", s.span)
+        src.add(d, f"if c.narrate: c.events.append(_said(c, ''.join(({', '.join(pieces)},))))", s.span)
 
     def _PassStmt(self, src, d, s, binds):
         src.add(d, "pass", s.span)

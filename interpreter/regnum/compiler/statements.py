@@ -13,7 +13,7 @@ from ..engine.state import ZoneRef
 from .codegen import _seat
 from .expressions import CompileError, ExprCompiler
 from .model import Code
-from .text import format_value
+from .text import format_value, said
 
 ASK, SPAWN, END = "ask", "spawn", "end"
 
@@ -250,7 +250,7 @@ class StmtCompiler:
         def announce(c, f):
             if c.narrate:
                 text = "".join(p if p is not None else format_value(v(c, f[2]), k, c) for p, v, k in parts)
-                c.events.append(text)
+                c.events.append(said(c, text))
             f[1] += 1
         self._emit(code, announce, s.span)
 

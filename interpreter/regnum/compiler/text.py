@@ -20,3 +20,19 @@ def format_value(value, kind, ctx) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {format_value(v, None, ctx)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def said(ctx, text: str) -> str:
+    """An announcement's text, counted against the step limit by its length (a loop cannot
+    narrate gigabytes) and within the size limit of one value."""
+    ctx.charge(len(text))
+    return ctx.fit(text)
+
+
+def text_of(ctx, value, kind) -> str:
+    """`text(x)`: its length is work done, as for any value a builtin builds."""
+    out = format_value(value, kind, ctx)
+    if ctx is not None:
+        ctx.charge(len(out))
+        ctx.fit(out)
+    return out

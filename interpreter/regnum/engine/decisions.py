@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..builtins import EvalError
 from ..moves import IllegalMove, Move
-from .runtime import MAX_CANDIDATES, Ctx, _Overflow
+from .runtime import Ctx, _Overflow
 
 
 def _piece_labels(ctx: Ctx, values: list) -> dict:
@@ -144,6 +144,7 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
             values = param.domain(ctx, env)
             labels = _piece_labels(ctx, values) if param.encode_pieces else None
         items = _distinct(values, labels, _taken(params, i, env))
+        ctx.charge(len(items))   # every choice considered is work, whatever filters it
         if filters[i] is not None:
             items = filters[i](ctx, env, items, hits)
         if i == last_index:
@@ -154,9 +155,9 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
                 done[name] = encoded
                 env[name] = value
                 out.append((done, dict(env)))
-            if len(out) > MAX_CANDIDATES:
-                raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
-                                "(runaway parameter domains?)")
+            if len(out) > ctx.limits.moves:
+                raise _Overflow(f"'{action.name}' offers more than {ctx.limits.moves} moves at once "
+                                "(runaway parameter domains?)", ctx.limits.hint("moves"))
             return
         for value, encoded in items:
             more = dict(args)
@@ -192,13 +193,14 @@ def _enumerate_plainly(ctx: Ctx, action, player: int, count: bool, stop: bool) -
 
     def extend(i: int, env: dict, args: dict) -> None:
         if i == len(params):
+            ctx.charge(1)
             if passes(env):
                 if stop:
                     raise _Found
                 out.append((dict(args), dict(env)))
-                if len(out) > MAX_CANDIDATES:
-                    raise _Overflow(f"'{action.name}' offers more than {MAX_CANDIDATES} moves at once "
-                                    "(runaway parameter domains?)")
+                if len(out) > ctx.limits.moves:
+                    raise _Overflow(f"'{action.name}' offers more than {ctx.limits.moves} moves at once "
+                                    "(runaway parameter domains?)", ctx.limits.hint("moves"))
             return
         param = params[i]
         values = param.domain(ctx, env)

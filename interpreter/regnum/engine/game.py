@@ -12,7 +12,8 @@ from .. import rng
 from ..log import Log, LogMove, LogResult
 from ..moves import IllegalMove, Move
 from . import decisions, observe
-from .runtime import Ctx, advance, guarded, run_native, run_stack, to_move, waiting_stack
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, to_move, waiting_stack
 from .state import State, Table, canonical_json
 
 STATE_FORMAT = "regnum-state/1"
@@ -22,8 +23,9 @@ class Game:
     """One game of a ruleset. See DESIGN §4 for the contract."""
 
     def __init__(self, ruleset, players: int, seed: int, state: State, moves: list, hits: dict,
-                 events: list, narrate: bool = True):
+                 events: list, narrate: bool = True, limits: Limits | None = None):
         self.ruleset = ruleset
+        self.limits = limits or getattr(ruleset, "limits", DEFAULT_LIMITS)
         self.model = ruleset.model
         self.players = players
         self.seed = seed
@@ -33,22 +35,26 @@ class Game:
         self.events = events
         self.narrate = narrate
         self._cache: dict = {}
+        self.peak_steps = 0   # the most steps one move, listing or setup took (see docs/limits.md)
 
     # ── creation ──
     @classmethod
-    def start(cls, ruleset, players: int, seed: int, narrate: bool = True, options: dict | None = None) -> "Game":
-        game = cls.prepared(ruleset, players, seed, narrate, options)
-        advance(game._ctx(game._state))
+    def start(cls, ruleset, players: int, seed: int, narrate: bool = True, options: dict | None = None,
+              limits: Limits | None = None) -> "Game":
+        game = cls.prepared(ruleset, players, seed, narrate, options, limits)
+        ctx = game._ctx(game._state)
+        advance(ctx)
+        check_size(ctx, game.model.codes["flow"].span)
         return game
 
     @classmethod
     def prepared(cls, ruleset, players: int, seed: int, narrate: bool = True,
-                 options: dict | None = None) -> "Game":
+                 options: dict | None = None, limits: Limits | None = None) -> "Game":
         """A game whose setup has run and whose flow has not started (for building positions)."""
         model = ruleset.model
         state = State()
         state.rng = rng.seed_state(seed)
-        game = cls(ruleset, players, seed, state, [], {}, [], narrate)
+        game = cls(ruleset, players, seed, state, [], {}, [], narrate, limits)
         ctx = game._ctx(state)
         _set_options(ctx, model, dict(options or {}), players)
         for name, init in model.globals.items():
@@ -65,11 +71,14 @@ class Game:
                 state.zones[key] = []
         state._owned = set(state.zones)
         ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
+        game.peak_steps = ctx.steps
+        ctx.grew = True   # the setup's values were never measured
+        check_size(ctx, model.codes["setup"].span)
         state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
         return game
 
     def _ctx(self, state: State) -> Ctx:
-        return Ctx(self.model, state, self.players, self.hits, self.events, self.narrate)
+        return Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
 
     # ── reading ──
     @property
@@ -141,6 +150,8 @@ class Game:
                 with guarded(action.span, f"while listing the moves of '{name}'"):
                     found = decisions.candidates(ctx, action, player)
                 out.extend((name, args, env) for args, env in found)
+            if ctx.steps > self.peak_steps:
+                self.peak_steps = ctx.steps
         self._cache[("moves", player)] = out
         return out
 
@@ -200,12 +211,15 @@ class Game:
                 state.flow["main"] = []
                 state.flow["threads"] = None
             advance(ctx)
+            check_size(ctx, action.span)
         except BaseException:
             del self.events[events_before:]
             self.hits.clear()
             self.hits.update(hits_before)
             raise
         state.moves += 1
+        if ctx.steps > self.peak_steps:
+            self.peak_steps = ctx.steps
         self._state = state
         self._moves.append(move)
         self._cache = {}
@@ -227,7 +241,7 @@ class Game:
     # ── copies and serialisation ──
     def copy(self) -> "Game":
         return Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
-                    dict(self.hits), list(self.events), self.narrate)
+                    dict(self.hits), list(self.events), self.narrate, self.limits)
 
     def to_dict(self) -> dict:
         return {

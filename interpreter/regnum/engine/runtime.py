@@ -14,18 +14,20 @@ from ..builtins import EvalError
 from ..compiler.native import locate
 from ..compiler.statements import ASK, END, SPAWN
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
-from .state import State
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from .state import State, state_size
 
-MAX_STEPS = 2_000_000     # instructions per decision: a loop that never asks is runaway
-MAX_PIECES = 100_000
-MAX_DEPTH = 200           # nested rule calls
-MAX_LIST = 1_000_000      # items in one list value
-MAX_INT = 2 ** 62         # numbers stay well inside 64 bits
-MAX_CANDIDATES = 100_000  # legal moves of one player at one decision
+
+_SMALL = 64   # a stored value longer than this makes the state's size be measured after the step
 
 
 class _Overflow(Exception):
-    """A size or depth limit was reached; run_stack adds where."""
+    """A size or depth limit was reached; run_stack adds where, and the limit's name says
+    how to raise it."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
 
 
 class RuntimeFault(RulesetError):
@@ -39,9 +41,10 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired")
+                 "max_steps", "stack", "last_ranking", "fired", "limits", "grew")
 
-    def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True):
+    def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
+                 limits: Limits = DEFAULT_LIMITS):
         self.model = model
         self.state = state
         self.n = n
@@ -50,7 +53,9 @@ class Ctx:
         self.narrate = narrate
         self.hits = hits
         self.steps = 0
-        self.max_steps = MAX_STEPS
+        self.limits = limits
+        self.max_steps = limits.steps
+        self.grew = False          # a large value was stored: the state's size is measured after
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
@@ -60,8 +65,9 @@ class Ctx:
 
     # ── procedures ──
     def push(self, code_name: str, env: dict) -> None:
-        if len(self.stack) >= MAX_DEPTH:
-            raise _Overflow(f"rules call each other more than {MAX_DEPTH} deep (runaway recursion?)")
+        if len(self.stack) >= self.limits.call_depth:
+            raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
+                            "(runaway recursion?)", self.limits.hint("call_depth"))
         self.hit(self.model.codes[code_name].cover)
         self.stack.append([code_name, 0, env])
 
@@ -88,11 +94,11 @@ class Ctx:
 
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
-        if len(state.pieces) >= MAX_PIECES:
-            raise _Overflow(f"more than {MAX_PIECES} pieces created (runaway growth?)")
+        if len(state.pieces) >= self.limits.pieces:
+            raise _Overflow(f"more than {self.limits.pieces} pieces created (runaway growth?)", self.limits.hint("pieces"))
         record = {"type": piece_type, "label": label}
         for name, _, default in self.model.pieces[piece_type].fields:
-            record[name] = values.get(name, default)
+            record[name] = self.fit(values[name]) if name in values else default
         piece = len(state.pieces)
         state.pieces.append(record)
         state.where.append(key)
@@ -179,13 +185,45 @@ class Ctx:
             natives[body](self, *args)
 
     def fit(self, value):
-        """A value about to be stored: refuse numbers and lists that grow without bound."""
-        if type(value) is int:
-            if not -MAX_INT < value < MAX_INT:
-                raise _Overflow("a number grew past ±2^62 (runaway growth?)")
-        elif type(value) is list and len(value) > MAX_LIST:
-            raise _Overflow(f"a list grew past {MAX_LIST} items (runaway growth?)")
+        """A value about to be stored: refuse numbers, texts, lists and maps past their limits,
+        and note a large one so that the state's total size is measured after the step."""
+        kind = type(value)
+        if kind is int:
+            if not -self.limits.number < value < self.limits.number:
+                raise _Overflow(f"a number grew past ±{self.limits.number} (runaway growth?)",
+                                self.limits.hint("number"))
+        elif kind is list or kind is str or kind is dict:
+            size = len(value)
+            if size > _SMALL:
+                self.grew = True
+                if size > self.limits.value_size:
+                    self.too_big(value, size)
         return value
+
+    def too_big(self, value, size: int, built_by: str = ""):
+        """Refuse a text, list or map of `size` (built or about to be) past its limit."""
+        what = {str: "a text", dict: "a map"}.get(type(value), "a list")
+        unit = "characters" if type(value) is str else "items"
+        if built_by:
+            raise _Overflow(f"{built_by} would be {what} of {size} {unit}, past the limit of "
+                            f"{self.limits.value_size}", self.limits.hint("value_size"))
+        raise _Overflow(f"{what} grew to {size} {unit}, past the limit of {self.limits.value_size} "
+                        "(runaway growth?)", self.limits.hint("value_size"))
+
+    def charge(self, n: int) -> None:
+        """Count n steps of work done inside a builtin or a comprehension."""
+        self.steps += n
+        if self.steps > self.max_steps:
+            self.runaway()
+
+    def check_size(self) -> None:
+        """After a step that stored a large value: the whole state within its limit."""
+        if self.grew:
+            self.grew = False
+            size = state_size(self.state)
+            if size > self.limits.state_size:
+                raise _Overflow(f"the game's state grew to {size} items and characters, past its "
+                                f"limit of {self.limits.state_size} (runaway growth?)", self.limits.hint("state_size"))
 
     def times(self, n) -> int:
         if type(n) is not int or n < 0:
@@ -193,8 +231,11 @@ class Ctx:
         return n
 
     def runaway(self) -> None:
+        if self.model is None:   # the budget of computing constants at load
+            raise _Overflow(f"computing the constants took more than {self.max_steps} steps",
+                            self.limits.hint("steps"))
         raise _Overflow(f"more than {self.max_steps} steps without a decision: a loop that never "
-                        "ends or asks a player?")
+                        "ends or asks a player?", self.limits.hint("steps"))
 
     def shuffle_zone(self, key: str) -> None:
         zone = self.state.writable(key)
@@ -236,7 +277,7 @@ def guarded(span, doing: str):
     except RecursionError:
         raise LimitExceeded(f"definitions call each other too deeply ({doing})", span) from None
     except _Overflow as err:
-        raise LimitExceeded(f"{err} ({doing})", span) from None
+        raise LimitExceeded(f"{err} ({doing})", span, err.hint) from None
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"{type(err).__name__}: {err} ({doing})", span) from None
 
@@ -263,7 +304,8 @@ def run_stack(ctx: Ctx, stack: list) -> str:
             steps += 1
             if steps > limit:
                 raise LimitExceeded(f"more than {limit} steps without a decision: a loop that never "
-                                    "ends or asks a player?", codes[frame[0]].spans[pc])
+                                    "ends or asks a player?", codes[frame[0]].spans[pc],
+                                    ctx.limits.hint("steps"))
             signal = ops[pc](ctx, frame)
             if ctx.fired:
                 # Triggers run after the statement that fired them, first fired first.
@@ -277,7 +319,7 @@ def run_stack(ctx: Ctx, stack: list) -> str:
                 return signal
         return "done"
     except _Overflow as err:
-        raise LimitExceeded(str(err), _where(ctx, err, codes[frame[0]].spans[pc])) from None
+        raise LimitExceeded(str(err), _where(ctx, err, codes[frame[0]].spans[pc]), err.hint) from None
     except EvalError as err:
         raise RuntimeFault(str(err), _where(ctx, err, codes[frame[0]].spans[pc])) from None
     except RecursionError as err:
@@ -298,7 +340,7 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
         if ctx.fired:
             ctx.run_fired()
     except _Overflow as err:
-        raise LimitExceeded(str(err), _where(ctx, err, action.span)) from None
+        raise LimitExceeded(str(err), _where(ctx, err, action.span), err.hint) from None
     except EvalError as err:
         raise RuntimeFault(str(err), _where(ctx, err, action.span)) from None
     except RecursionError as err:
@@ -307,6 +349,15 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
                            _where(ctx, err, action.span)) from None
+
+
+def check_size(ctx: Ctx, span) -> None:
+    """The state's total size within its limit, after a step that stored large values (the
+    step is then refused as a whole, like any other fault)."""
+    try:
+        ctx.check_size()
+    except _Overflow as err:
+        raise LimitExceeded(str(err), span, err.hint) from None
 
 
 def waiting(stack: list) -> bool:

@@ -165,3 +165,31 @@ def _freeze(value):
 
 def canonical_json(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def size_of(value) -> int:
+    """A value's size as the state-size limit counts it: 1 per number, truth value or none,
+    1 per character of a text, and each item of a list or map plus the items' own sizes."""
+    total, pending = 0, [value]
+    while pending:
+        v = pending.pop()
+        kind = type(v)
+        if kind is str or issubclass(kind, str):
+            total += len(v) or 1
+        elif kind is list or kind is tuple:
+            total += 1 + len(v)
+            pending.extend(x for x in v if type(x) is not int)
+        elif isinstance(v, dict):
+            total += 1 + 2 * len(v)
+            pending.extend(v.keys())
+            pending.extend(x for x in v.values() if type(x) is not int)
+        else:
+            total += 1
+    return total
+
+
+def state_size(state: State) -> int:
+    """The size of everything a state holds (see size_of): what the `state_size` limit bounds,
+    so that a saved game stays a sane size whatever a ruleset stores."""
+    return (size_of(state.vars) + size_of(state.pvars) + size_of(state.tables) + size_of(state.zones)
+            + size_of(state.pieces) + size_of(state.flow))
