@@ -9,6 +9,7 @@ The defaults sit far above what the bundled games need (docs/limits.md gives the
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from .diagnostics import did_you_mean
@@ -62,7 +63,7 @@ class Limits:
     @classmethod
     def describe(cls, name: str) -> str:
         """The one-line meaning of a limit (its docstring above)."""
-        return _DOCS.get(name, "")
+        return _docs().get(name, "")
 
     def with_overrides(self, settings: "dict[str, int] | list[str] | tuple[str, ...]") -> "Limits":
         """These limits with some replaced: a dict, or `NAME=VALUE` texts as the CLI takes them.
@@ -93,6 +94,7 @@ class Limits:
                 f"or regnum.Limits({name}=N)")
 
 
+@functools.cache
 def _docs() -> dict[str, str]:
     """Each field's docstring, read from this file's source (dataclass fields keep none)."""
     import ast as pyast
@@ -110,7 +112,5 @@ def _docs() -> dict[str, str]:
             last = None
     return out
 
-
-_DOCS = _docs()
 
 DEFAULT = Limits()

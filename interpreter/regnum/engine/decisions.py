@@ -144,7 +144,9 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
             values = param.domain(ctx, env)
             labels = _piece_labels(ctx, values) if param.encode_pieces else None
         items = _distinct(values, labels, _taken(params, i, env))
-        ctx.charge(len(items))   # every choice considered is work, whatever filters it
+        ctx.steps += len(items)   # every choice considered is work, whatever filters it
+        if ctx.steps > ctx.max_steps:
+            ctx.runaway()
         if filters[i] is not None:
             items = filters[i](ctx, env, items, hits)
         if i == last_index:

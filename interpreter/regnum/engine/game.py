@@ -72,7 +72,6 @@ class Game:
         state._owned = set(state.zones)
         ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
         game.peak_steps = ctx.steps
-        ctx.grew = True   # the setup's values were never measured
         check_size(ctx, model.codes["setup"].span)
         state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
         return game
