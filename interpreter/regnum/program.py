@@ -38,8 +38,9 @@ class Program:
     imported: set[str] = field(default_factory=set)              # names that came from stdlib
     imports: list[tuple[str, object]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    # id of a `+` or `*` node -> (node, proven to be on numbers): filled by the checker
-    number_ops: dict[int, tuple] = field(default_factory=dict)
+    # id of an operator node -> (node, proven cheap: `+`/`*` of numbers, a comparison of a
+    # number, seat, cell, member, piece or literal): filled by the checker for the compiler
+    cheap_ops: dict[int, tuple] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list:
         return [d for d in self.decls.values() if d.kind == kind]

@@ -212,3 +212,23 @@ def test_the_bundled_games_run_far_from_every_limit(name, players):
         assert state_size(game.state) < limits.state_size // 100
         assert len(game.state.pieces) < limits.pieces // 100
         assert len(game.to_json()) < limits.json_bytes // 1000
+
+
+@pytest.mark.parametrize("expression", [
+    "count(x for x in range(0, 1000000) where big == copy)",        # lists compared item by item
+    "count(x for x in range(0, 1000000) where big in [copy])",      # searched for, item by item
+    "count(sorted([big, copy, big, copy]))",                        # sorted lists compare their items
+    "count(unique([big, copy, big, copy, big]))",
+])
+def test_comparing_large_values_counts_their_items(tmp_path, expression):
+    rules = _load(tmp_path, f"""
+    const big = range(0, 900000)
+    const copy = range(0, 900000)
+    flow:
+        announce "{{{expression}}}"
+    """, regnum.Limits(steps=2_500_000))
+    start = time.perf_counter()
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2)
+    assert time.perf_counter() - start < 10
+    assert _only(err).message.startswith("more than 2500000 steps")

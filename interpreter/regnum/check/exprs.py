@@ -345,8 +345,7 @@ class ExprChecker(CallChecker):
             self.condition(node.right, scope, f"each side of '{op}'")
             return T.BOOL
         left, right = self.infer(node.left, scope), self.infer(node.right, scope)
-        if op in ("+", "*"):
-            self._numbers_only(node, left, right)
+        self._note_cost(node, left, right)
         if op == "+":
             return self._plus(node, left, right)
         if op in ("-", "*", "//", "%"):
@@ -366,12 +365,20 @@ class ExprChecker(CallChecker):
             self._membership(node, left, right)
         return T.BOOL
 
-    def _numbers_only(self, node, left: T.Ty, right: T.Ty) -> None:
-        """Note whether this `+` or `*` is proven to add numbers, wherever it is checked: the
-        compiler leaves those to Python and bounds the others (texts and lists joined)."""
-        proven = T.is_number(left) and T.is_number(right)
-        seen = self.s.p.number_ops.get(id(node))
-        self.s.p.number_ops[id(node)] = (node, proven and (seen is None or seen[1]))
+    def _note_cost(self, node, left: T.Ty, right: T.Ty) -> None:
+        """Note whether this operator is proven cheap wherever it is checked: `+` and `*` of
+        numbers, a comparison with a number, seat, cell, member, piece or literal. The compiler
+        leaves those to Python and counts the work of the others (texts and lists joined or
+        compared item by item) against the step limit."""
+        if node.op in ("+", "*"):
+            proven = T.is_number(left) and T.is_number(right)
+        elif node.op in ("==", "!=", "<", "<=", ">", ">="):
+            proven = any(t.kind in _SMALL_KINDS for t in (left, right)) or any(
+                isinstance(side, _LITERALS) for side in (node.left, node.right))
+        else:
+            return
+        seen = self.s.p.cheap_ops.get(id(node))
+        self.s.p.cheap_ops[id(node)] = (node, proven and (seen is None or seen[1]))
 
     def _plus(self, node, left: T.Ty, right: T.Ty) -> T.Ty:
         if T.is_number(left) and T.is_number(right):
@@ -439,6 +446,10 @@ class ExprChecker(CallChecker):
     def _ListComp(self, node, scope):
         _, element, _ = self.generator(node, scope)
         return T.list_of(element)
+
+
+_SMALL_KINDS = ("int", "bool", "none", "player", "node", "member", "piece")
+_LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
 
 def _index_words(s: Symbols, index: str) -> str:

@@ -13,6 +13,7 @@ ruleset therefore never executes code written in it.
 from __future__ import annotations
 
 import itertools
+import operator
 
 from .. import ast, boards
 from ..builtins import FUNCTIONS, EvalError
@@ -69,7 +70,11 @@ def _mod(a, b):
 
 def _in(c, a, b):
     if type(b) is list or type(b) is str:
-        c.steps += len(b)   # a search is work; counted, and checked at the next count
+        # A search is work, counted; each comparison of a list, map or text with an item goes
+        # through it.
+        c.steps += len(b) * (1 + len(a)) if type(a) in (list, dict, str) and type(b) is list else len(b)
+        if c.steps > c.max_steps:
+            c.runaway()
     try:
         return a in b
     except TypeError:
@@ -82,6 +87,20 @@ def _walk(c, items):
     if c.steps > c.max_steps:
         c.runaway()
     return items
+
+
+def _walk_items(c, items):
+    """What a builtin that compares or copies items goes through: each item, and each item's
+    own items when they are lists, maps or texts (sorting lists compares them item by item)."""
+    n = len(items)
+    if n and type(items) is list and type(items[0]) in (list, dict, str):
+        n += sum(len(x) if type(x) in (list, dict, str) else 1 for x in items)
+    return _walk(c, items) if n == len(items) else _charged(c, n, items)
+
+
+def _charged(c, n, value):
+    c.charge(n)
+    return value
 
 
 def _add(c, a, b):
@@ -105,6 +124,21 @@ def _mul(c, a, b):
     if type(a) is int and type(b) is int:
         return a * b
     raise EvalError(f"'*' needs numbers, not {type(a).__name__} and {type(b).__name__}")
+
+
+def _compare(c, a, b, op):
+    """A comparison the checker could not prove cheap: lists, maps and texts compare item by
+    item, and that work is counted."""
+    if type(a) is list or type(a) is str or type(a) is dict:
+        if type(b) is type(a):
+            c.steps += min(len(a), len(b))
+            if c.steps > c.max_steps:
+                c.runaway()
+    return _OPERATORS[op](a, b)
+
+
+_OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+              ">": operator.gt, ">=": operator.ge}
 
 
 def _range(c, a, b=None):
@@ -133,7 +167,7 @@ def _argbest(pairs, highest):
 
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
-           "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
+           "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -402,7 +436,7 @@ class CodeGen:
         if name == "range":
             return f"_range(c, {', '.join(args)})"
         if name in _WALKING and len(args) >= 1 and (name not in ("max", "min") or len(args) == 1):
-            args[0] = f"_walk(c, {args[0]})"   # the builtin goes through every item: counted
+            args[0] = f"_walk_items(c, {args[0]})"   # the builtin goes through every item: counted
         if name in FUNCTIONS:
             return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
         from .expressions import CompileError
@@ -470,10 +504,10 @@ class CodeGen:
 
     def _Binary(self, node, scope, binds):
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
-        if op in ("+", "*"):
-            known = self.x.program.number_ops.get(id(node))
-            if known is None or not known[1]:
-                return f"{'_add' if op == '+' else '_mul'}(c, {a}, {b})"
+        if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
+            if op in _COMPARE:
+                return f"_compare(c, {a}, {b}, {op!r})"
+            return f"{'_add' if op == '+' else '_mul'}(c, {a}, {b})"
         if op in ("and", "or") or op in _COMPARE or op in _ARITH:
             return f"({a} {op} {b})"
         if op == "//":
@@ -486,6 +520,16 @@ class CodeGen:
             return f"(not _in(c, {a}, {b}))"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _cheap(self, node, scope, binds) -> bool:
+        """Whether an operator's work is bounded by itself: the checker proved it (numbers
+        added, a comparison with a number, seat, cell, member or literal), or one side is a
+        seat or a piece here (a number, whatever the other side is)."""
+        known = self.x.program.cheap_ops.get(id(node))
+        if known is not None and known[1]:
+            return True
+        kinds = self._kinds(scope, binds)
+        return any(self.x.kind(side, kinds) in ("player", "piece") for side in (node.left, node.right))
 
     def _IfExpr(self, node, scope, binds):
         cond, then, other = (self.src(n, scope, binds) for n in (node.cond, node.then, node.otherwise))
