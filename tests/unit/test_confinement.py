@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest

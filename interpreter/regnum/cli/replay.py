@@ -47,27 +47,33 @@ def _refuse(as_json: bool, kind: str, message: str, hint: str | None) -> NoRetur
     fail(message + (f"\nhint: {hint}" if hint else ""))
 
 
-def _logged_rules(log_file: Path, log, any_version: bool, as_json: bool):
+def _logged_rules(log_file: Path, data: dict, any_version: bool, as_json: bool):
     """(path, Ruleset) of the rules a log names: the first file its `variant` (else its
     `ruleset`) may mean (confine.find_logged) whose hash is the log's. The log is a stranger's
     file: its names lead only to .rules files in allowed folders, and a file that is not the
-    one the game was played with is refused (unless --any-version) rather than replayed."""
-    field = "variant" if log.variant is not None else "ruleset"
+    one the game was played with is refused (unless --any-version) rather than replayed.
+    Reads the plain JSON object, so that anything naming its rules the same way (a saved game
+    has the same three fields) is found the same way."""
+    field = "variant" if data.get("variant") is not None else "ruleset"
+    value, wanted = data.get(field), data.get("ruleset_hash")
+    if not isinstance(value, str):
+        _refuse(as_json, "ruleset_refused", f"{log_file}: log field '{field}': a ruleset name or a .rules "
+                "path is a text", "pass the ruleset with --ruleset")
     search = rules_path()
     try:
-        candidates = confine.find_logged(field, getattr(log, field), log_file.parent, search)
+        candidates = confine.find_logged(field, value, log_file.parent, search)
     except confine.Refused as refused:
         kind = "ruleset_not_found" if refused.code == "not-found" else "ruleset_refused"
         _refuse(as_json, kind, f"{log_file}: {refused.message}", refused.hint)
     loaded = []
     for candidate in candidates:
         rules = regnum.load(str(candidate), limits=chosen_limits(), rules_path=search)
-        if rules.hash == log.ruleset_hash or any_version:
+        if rules.hash == wanted or any_version:
             return candidate, rules
         loaded.append((candidate, rules))
     found = "; ".join(f"{confine.display(path)} has hash {rules.hash}" for path, rules in loaded)
     _refuse(as_json, "ruleset_hash", f"{log_file}: log field 'ruleset_hash': the log was made with rules of "
-            f"hash {log.ruleset_hash}; {found}",
+            f"hash {wanted}; {found}",
             "replay it anyway with --any-version, or pass the right rules with --ruleset")
 
 
@@ -97,7 +103,7 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     """
     data, log = _read_log(log_file)
     if ruleset is None:
-        path, rules = _logged_rules(log_file, log, any_version, as_json)
+        path, rules = _logged_rules(log_file, data, any_version, as_json)
     else:
         try:
             path, rules = load_ruleset(ruleset)
