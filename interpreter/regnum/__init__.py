@@ -26,12 +26,16 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
 
     Raises IllegalMove with `.index` set to the position of the first illegal move,
     or LogError for a malformed log, one made with another ruleset, or (unless
-    check_hash=False) one made with another version of the ruleset's text.
+    check_hash=False) one made with other rules (the hash covers the ruleset, its bases, its
+    data files and the stdlib modules it imports). Finding the rules a log names is the
+    caller's part; `regnum replay` does it within the allowed folders (docs/log-format.md).
     """
     log = Log.from_json(log)
-    if log.ruleset != rules.name:
+    # A field that names a .rules file says where the rules were found, not what they are
+    # called (docs/log-format.md); the hash tells whether they are the same.
+    if log.ruleset != rules.name and not log.ruleset.endswith(".rules"):
         raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
-    if log.variant != rules.variant:
+    if log.variant != rules.variant and not (log.variant or "").endswith(".rules"):
         raise LogError(f"log field 'variant': the log is for {log.variant or 'the base game'}, "
                        f"not {rules.variant or 'the base game'}")
     if check_hash and log.ruleset_hash != rules.hash:

@@ -631,6 +631,8 @@ class VariantDecl:
     span: Span
     name: str
     base: str
+    base_span: Optional[Span] = None
+    quoted: bool = True          # `of "base.rules"` names a file, `of kings_road` a bundled ruleset
     kind = "variant"
 
 

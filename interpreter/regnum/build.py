@@ -255,7 +255,9 @@ class _Builder(Transformer):
         return ast.WinnerKey(self.sp(meta), "shared", None)
 
     def variant_decl(self, meta, c):
-        return ast.VariantDecl(self.sp(meta), str(c[0]), _unquote(c[1]))
+        quoted = c[1].type == "STRING"
+        base = _unquote(c[1]) if quoted else str(c[1])
+        return ast.VariantDecl(self.sp(meta), str(c[0]), base, self.tk(c[1]), quoted)
 
     def remove_decl(self, meta, c):
         kind, name = str(c[0]), str(c[1]) if c[1] is not None else str(c[0])

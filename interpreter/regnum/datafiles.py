@@ -1,7 +1,7 @@
 """Data files: `const NAME from "data/file.json"` reads a JSON or YAML file beside the ruleset.
 
 A data file is untrusted input like the ruleset itself: it is read only from the ruleset's
-own folder (or below it), it is size-limited, and whatever is wrong with it — a syntax error,
+own folder (or below it) or a folder of the rules path (confine.py), it is size-limited, and whatever is wrong with it — a syntax error,
 a number with a fraction, a value the language has no type for — is reported as a diagnostic
 that points into the file, never as a traceback.
 """
@@ -11,6 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from . import confine
 from .diagnostics import Diagnostic, RulesetError
 from .source import SourceRegistry, Span
 
@@ -24,22 +25,24 @@ def _error(code: str, message: str, span: Span, hint: str | None = None) -> Rule
     return RulesetError([Diagnostic(code, "error", message, span, hint)])
 
 
-def load(folder: Path, relative: str, span: Span, display_folder: str) -> tuple[object, str]:
-    """(value, digest) of the data file `relative` to `folder`; raises RulesetError (E008, E009)."""
+def load(folder: Path, relative: str, span: Span, display_folder: str,
+         search: tuple[Path, ...] = ()) -> tuple[object, str]:
+    """(value, digest) of the data file `relative` to `folder` (or to a folder of the rules path
+    `search`, see confine.py); raises RulesetError (E008, E009)."""
     path = Path(relative)
     if path.is_absolute() or not relative:
         raise _error("E008", f"a data file is named relative to the ruleset, not {relative!r}", span,
                      'write for example: const boards from "data/boards.json"')
-    try:
-        target = (folder / path).resolve()
-    except (ValueError, OSError) as err:  # a NUL in the name, a loop of links…
-        raise _error("E008", f"data file {relative!r} cannot be named: {err}", span) from None
-    if not target.is_relative_to(folder.resolve()):
-        raise _error("E008", f"data file {relative!r} is outside the ruleset's folder", span,
-                     "a ruleset reads data only from its own folder and the folders below it")
-    if target.suffix.lower() not in SUFFIXES:
+    if path.suffix.lower() not in SUFFIXES:
         raise _error("E008", f"data file {relative!r} is neither JSON nor YAML", span,
                      f"name it with one of: {', '.join(SUFFIXES)}")
+    try:
+        target = confine.find_data(folder, relative, search, SUFFIXES)
+    except confine.Refused as refused:
+        hint = confine.DATA_HINT if refused.code == "outside" else refused.hint
+        raise _error("E008", refused.message, span, hint) from None
+    except (ValueError, OSError) as err:  # a NUL in the name…
+        raise _error("E008", f"data file {relative!r} cannot be named: {err}", span) from None
     try:
         if target.exists() and not target.is_file():
             raise _error("E008", f"data file {relative!r} is not a regular file", span)
@@ -50,7 +53,10 @@ def load(folder: Path, relative: str, span: Span, display_folder: str) -> tuple[
         raw = target.read_bytes()
     except OSError as err:
         raise _error("E008", f"cannot read data file {relative!r}: {err.strerror or err}", span) from None
-    display = f"{display_folder}/{relative}" if display_folder not in ("", ".") else relative
+    if target.is_relative_to(folder.resolve()):
+        display = f"{display_folder}/{relative}" if display_folder not in ("", ".") else relative
+    else:   # found on the rules path
+        display = confine.display(target)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import dataclasses
 
-from . import ast, datafiles, resources
+from . import ast, confine, datafiles, resources
 from .build import build_module
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
 
@@ -37,6 +37,7 @@ class Program:
     board_nodes: dict[str, str] = field(default_factory=dict)    # node -> board name
     imported: set[str] = field(default_factory=set)              # names that came from stdlib
     imports: list[tuple[str, object]] = field(default_factory=list)
+    stdlib_digests: dict[str, str] = field(default_factory=dict)  # module -> hash of its text
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # id of an operator node -> (node, proven cheap: `+`/`*` of numbers, a comparison of a
     # number, seat, cell, member, piece or literal): filled by the checker for the compiler
@@ -176,11 +177,19 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def load_program(path: str | Path, _chain: tuple = ()) -> Program:
-    """Read a ruleset (or a variant of one) with its imports into one Program."""
+def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] = ()) -> Program:
+    """Read a ruleset (or a variant of one) with its imports into one Program.
+
+    `search` is the rules path (confine.rules_path): the folders besides the file's own and
+    the bundled rulesets where a variant's base and a data file may be found."""
     path = Path(path)
     from .source import Span
 
+    target = confine.resolved(path)
+    if not (confine.is_rules_name(path.name) and target is not None and confine.is_rules_name(target.name)):
+        # never show another file's lines as syntax errors, even through a link named x.rules
+        raise RulesetError([_error("E000", f"{path} is not a ruleset file (.rules)",
+                                   Span(str(path), 0, 0, 0, 0), "a ruleset file's name ends in .rules")])
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
     except UnicodeDecodeError as err:
@@ -191,7 +200,7 @@ def load_program(path: str | Path, _chain: tuple = ()) -> Program:
         raise RulesetError([_error("E000", f"cannot read ruleset: {err.strerror or err}",
                                    Span(str(path), 0, 0, 0, 0))]) from None
     display = _display_path(path)
-    module, data_digests = _read_data(build_module(text, display), path, display)
+    module, data_digests = _read_data(build_module(text, display), path, display, search)
     digest = hashlib.sha256((text + "".join(data_digests)).encode()).hexdigest()[:16]
     variants = [d for d in module.decls if isinstance(d, ast.VariantDecl)]
     variant = variants[0] if variants else None
@@ -201,17 +210,18 @@ def load_program(path: str | Path, _chain: tuple = ()) -> Program:
                                    _name_span(d, "variant"), "start the file with: variant NAME of \"base.rules\"")
                             for d in misplaced])
     if variant is not None:
-        base_path = _find_base(path, variant.base)
-        if base_path is None:
-            raise RulesetError([_error("E503", f"variant base '{variant.base}' not found", variant.span,
-                                       "the base is a path relative to the variant file, or a bundled "
-                                       "ruleset's file name")])
+        try:
+            base_path = confine.find_base(path, variant.base, variant.quoted, search)
+        except confine.Refused as refused:
+            code = "E503" if refused.code == "not-found" else "E507"
+            raise RulesetError([_error(code, refused.message, variant.base_span or variant.span,
+                                       refused.hint)]) from None
         chain = _chain + (path.resolve(),)
         if base_path.resolve() in chain:
             raise RulesetError([_error("E505", "variant bases form a cycle: " + " → ".join(
                 p.name for p in chain + (base_path.resolve(),)), _name_span(variant, variant.name),
                 "a variant's base must be a ruleset, or a variant of one, that does not lead back here")])
-        program = load_program(base_path, chain)
+        program = load_program(base_path, chain, search)
         program.path = display
         program.variant = variant.name
         program.text_hash = hashlib.sha256((program.text_hash + digest).encode()).hexdigest()[:16]
@@ -219,10 +229,22 @@ def load_program(path: str | Path, _chain: tuple = ()) -> Program:
     else:
         program = Program(path=display, text_hash=digest)
         _apply(program, module, patch=False)
+    if not _chain:
+        program.text_hash = _with_imports(program)
     return program
 
 
-def _read_data(module: ast.Module, path: Path, display: str) -> tuple[ast.Module, list[str]]:
+def _with_imports(program: Program) -> str:
+    """The hash of the resolved rules: the files' hash and the text of every stdlib module they
+    import (a stdlib that changed is a ruleset that changed)."""
+    if not program.stdlib_digests:
+        return program.text_hash
+    texts = "".join(f"{name}:{digest}" for name, digest in sorted(program.stdlib_digests.items()))
+    return hashlib.sha256((program.text_hash + texts).encode()).hexdigest()[:16]
+
+
+def _read_data(module: ast.Module, path: Path, display: str, search: tuple[Path, ...] = ()
+               ) -> tuple[ast.Module, list[str]]:
     """The module with the value of every `const NAME from "file"` read in, and the digests of
     the files (they are part of the ruleset's hash: changed data is a changed ruleset)."""
     decls, digests, errors = [], [], []
@@ -230,7 +252,7 @@ def _read_data(module: ast.Module, path: Path, display: str) -> tuple[ast.Module
     for decl in module.decls:
         if isinstance(decl, ast.ConstDecl) and isinstance(decl.value, ast.DataFile):
             try:
-                value, digest = datafiles.load(path.parent, decl.value.path, decl.value.span, folder)
+                value, digest = datafiles.load(path.parent, decl.value.path, decl.value.span, folder, search)
             except RulesetError as err:
                 errors.extend(err.diagnostics)
                 value, digest = None, ""
@@ -240,16 +262,6 @@ def _read_data(module: ast.Module, path: Path, display: str) -> tuple[ast.Module
     if errors:
         raise RulesetError(errors)
     return dataclasses.replace(module, decls=tuple(decls)), digests
-
-
-def _find_base(variant_path: Path, base: str) -> Path | None:
-    for candidate in (variant_path.parent / base, resources.data_dir("rulesets") / base):
-        if candidate.is_file():
-            return candidate
-    try:
-        return resources.find_ruleset(base.removesuffix(".rules"))
-    except FileNotFoundError:
-        return None
 
 
 def _apply(program: Program, module: ast.Module, patch: bool) -> None:
@@ -297,7 +309,9 @@ def _import(program: Program, collector: _Collector, name: str, span) -> None:
     if not hasattr(program, "_imported_modules"):
         program._imported_modules = set()
     program._imported_modules.add((name, None))
-    module = build_module(path.read_text(encoding="utf-8-sig"), f"stdlib/{name}.rules")
+    text = path.read_text(encoding="utf-8-sig")
+    program.stdlib_digests[name] = hashlib.sha256(text.encode()).hexdigest()
+    module = build_module(text, f"stdlib/{name}.rules")
     for decl in module.decls:
         if isinstance(decl, ast.ImportDecl):
             for sub, sub_span in decl.modules:

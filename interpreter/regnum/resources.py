@@ -80,19 +80,37 @@ def bundled_names() -> dict[str, Path]:
     return dict(sorted(names.items(), key=lambda item: item[1]))
 
 
-def find_ruleset(name_or_path: str | Path) -> Path:
-    """Resolve a ruleset argument: an existing file as given, else a bundled ruleset by name.
+def find_ruleset(name_or_path: str | Path, search: "tuple[Path, ...]" = ()) -> Path:
+    """Resolve a ruleset argument: an existing ``.rules`` file as given, else NAME.rules in a
+    folder of the rules path ``search``, else a bundled ruleset by name.
 
     Names are matched without the ``.rules`` suffix, case-insensitively, with ``-`` and
     ``_`` alike, against the top-level rulesets, the variants, and paths relative to the
     rulesets folder (``variants/permanent_nobles``). Raises FileNotFoundError listing the
-    bundled names (and the closest one) when nothing matches.
+    bundled names (and the closest one) when nothing matches, and for a file whose name does
+    not end in ``.rules``: no other file is ever read as a ruleset, so its lines can never be
+    shown as syntax errors.
     """
     given = Path(name_or_path).expanduser()
     if given.is_file():
+        try:
+            target = given.resolve()
+        except (OSError, RuntimeError):
+            target = given
+        if not given.name.endswith(RULES_SUFFIX) or not target.name.endswith(RULES_SUFFIX):
+            raise FileNotFoundError(f"{name_or_path} is not a ruleset file (.rules)")
         return given
     if given.is_dir():
         raise FileNotFoundError(f"{name_or_path} is a folder, not a ruleset file")
+    name = str(name_or_path).strip()
+    if name and "/" not in name and "\\" not in name and not name.startswith("."):
+        for folder in search:
+            candidate = folder / (name.removesuffix(RULES_SUFFIX) + RULES_SUFFIX)
+            try:
+                if candidate.is_file() and candidate.resolve().is_relative_to(folder):
+                    return candidate
+            except (OSError, RuntimeError):   # a loop of links: not a ruleset
+                continue
     names = bundled_names()
     wanted = _normalise(str(name_or_path))
     root = data_dir("rulesets")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import resources
+from . import confine, resources
 from .check import check_program
 from .compiler import compile_program
 from .diagnostics import Diagnostic, RulesetError, render_all
@@ -17,6 +17,8 @@ from .program import load_program
 
 
 class Ruleset:
+    rules_path: tuple = ()   # the folders load() searched besides the file's own (confine.py)
+
     def __init__(self, program, model, warnings: list[Diagnostic], limits: Limits = DEFAULT_LIMITS):
         self.program = program
         self.model = model
@@ -89,18 +91,24 @@ class Ruleset:
         return f"<Ruleset {self.name} from {self.path}>"
 
 
-def load(path_or_name: str | Path, limits: Limits | None = None) -> Ruleset:
+def load(path_or_name: str | Path, limits: Limits | None = None,
+         rules_path: "list[str | Path] | None" = None) -> Ruleset:
     """Load, check and compile a ruleset; raises RulesetError with every diagnostic.
 
-    `limits` (regnum.Limits) bounds the work of reading it and of every game it starts."""
+    `limits` (regnum.Limits) bounds the work of reading it and of every game it starts.
+    `rules_path` lists folders where a variant's base and a data file may also be found (the
+    folders of REGNUM_RULES_PATH are added); nothing outside them, the file's own folder and
+    the bundled rulesets is ever read (confine.py)."""
     limits = limits or DEFAULT_LIMITS
+    search = confine.rules_path(rules_path)
     try:
-        path = resources.find_ruleset(path_or_name)
-    except FileNotFoundError as err:
+        path = resources.find_ruleset(path_or_name, search)
+    except OSError as err:   # not found, not a .rules file, a name too long…
         from .source import Span
-        raise RulesetError([Diagnostic("E000", "error", str(err), Span(str(path_or_name), 0, 0, 0, 0))]) from None
+        message = str(err) if isinstance(err, FileNotFoundError) else f"cannot read ruleset: {err.strerror or err}"
+        raise RulesetError([Diagnostic("E000", "error", message, Span(str(path_or_name), 0, 0, 0, 0))]) from None
     try:
-        program = load_program(path)
+        program = load_program(path, search=search)
         diagnostics = list(program.diagnostics) + check_program(program)
         errors = [d for d in diagnostics if d.is_error]
         if errors:
@@ -113,7 +121,9 @@ def load(path_or_name: str | Path, limits: Limits | None = None) -> Ruleset:
                                        "split long expressions with let or def")]) from None
     warnings = sorted((d for d in diagnostics if not d.is_error), key=_order)
     model.warnings = warnings
-    return Ruleset(program, model, warnings, limits)
+    ruleset = Ruleset(program, model, warnings, limits)
+    ruleset.rules_path = search
+    return ruleset
 
 
 def _order(d: Diagnostic):

@@ -131,10 +131,10 @@ def _result(game, seed: int) -> GameResult:
     )
 
 
-def _load(path: str | Path, limits=None):
+def _load(path: str | Path, limits=None, rules_path: tuple = ()):
     import regnum
 
-    return regnum.load(str(resources.find_ruleset(path)), limits=limits)
+    return regnum.load(str(resources.find_ruleset(path, rules_path)), limits=limits, rules_path=rules_path)
 
 
 def simulate(
@@ -158,7 +158,8 @@ def simulate(
     a game that fails on the way (a limit hit, a fault of the rules, a stuck game) is reported
     in its GameResult's ``error`` and the others are played.
     """
-    file = resources.find_ruleset(path)
+    search = tuple(getattr(rules, "rules_path", ()))   # the workers search where this load did
+    file = resources.find_ruleset(path, search)
     rules = _load(file) if rules is None else rules
     jobs = default_jobs() if jobs is None else max(1, jobs)
     seeds = [seed + i for i in range(games)]
@@ -167,7 +168,7 @@ def simulate(
     start = time.perf_counter()
     if jobs > 1 and games >= jobs * 2:
         results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
-                                 getattr(rules, "limits", None))
+                                 getattr(rules, "limits", None), search)
     else:
         results = _play_serial(rules, players, seeds, max_moves, progress, options)
     elapsed = time.perf_counter() - start
@@ -219,11 +220,12 @@ def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> li
 _worker: dict = {}
 
 
-def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None, limits=None) -> None:
+def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None, limits=None,
+                 rules_path: tuple = ()) -> None:
     # An initializer that raises makes the pool respawn workers forever: keep the error.
     try:
-        _worker.update(rules=_load(path, limits), players=players, max_moves=max_moves, options=options,
-                       error=None)
+        _worker.update(rules=_load(path, limits, rules_path), players=players, max_moves=max_moves,
+                       options=options, error=None)
     except Exception as err:
         _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
 
@@ -238,11 +240,13 @@ def _worker_play(seed: int) -> tuple[int, dict | None, str | None]:
         return seed, None, str(err)
 
 
-def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None) -> list[GameResult]:
+def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None,
+                   rules_path=()) -> list[GameResult]:
     context = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, len(seeds) // (jobs * 8)))
     by_seed: dict[int, GameResult] = {}
-    with context.Pool(jobs, initializer=_worker_init, initargs=(path, players, max_moves, options, limits)) as pool:
+    with context.Pool(jobs, initializer=_worker_init,
+                      initargs=(path, players, max_moves, options, limits, rules_path)) as pool:
         for seed, result, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
             if error is not None:
                 pool.terminate()
@@ -273,14 +277,14 @@ def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000
 
 
 def bench_ruleset(name: str, path: Path, players: int, seconds: float, max_moves: int = 10_000,
-                  baseline=None, warn: Callable[[str], None] | None = None) -> BenchResult:
+                  baseline=None, warn: Callable[[str], None] | None = None, rules_path: tuple = ()) -> BenchResult:
     """Random-playout speed of one ruleset, with players clamped to what it allows.
 
     When ``baseline`` (a hand-written implementation, see :func:`load_baseline`) is given, it
     is timed the same way and the ratio regnum / baseline is filled in; a failing baseline is
     reported through ``warn``.
     """
-    rules = _load(path)
+    rules = _load(path, rules_path=rules_path)
     players = max(rules.min_players, min(rules.max_players, players))
     games, moves, elapsed = timed_playouts(rules, players, seconds, max_moves)
     row = BenchResult(ruleset=name, players=players, games_per_second=games / elapsed,

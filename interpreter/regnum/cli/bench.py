@@ -14,7 +14,7 @@ from rich.text import Text
 
 from .. import resources
 from ..simulate import BenchResult, SimulationError, bench_ruleset, load_baseline
-from .common import make_console
+from .common import make_console, rules_path, rules_path_flag
 from .errors import api_error, describe_error, fail
 
 
@@ -52,6 +52,7 @@ def _bench_table(rows: list[BenchResult], seconds: float) -> None:
               help="Hand-written implementation to compare with, for a single ruleset "
                    "(default: benchmarks/<ruleset>_baseline.py of the checkout).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_path_flag
 def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None:
     """Measure random playouts per second of every bundled ruleset.
 
@@ -69,7 +70,8 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
       regnum bench kings_road --seconds 5 --json
     """
     if rulesets:
-        targets = [(resources.ruleset_name(p), p) for p in map(resources.find_ruleset, rulesets)]
+        paths = [resources.find_ruleset(argument, rules_path()) for argument in rulesets]
+        targets = [(resources.ruleset_name(p), p) for p in paths]
     else:
         targets = list(resources.bundled_names().items())
     if not targets:
@@ -84,7 +86,7 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
             click.echo(f"benchmarking {name}…", err=True)
         try:
             baseline = _baseline(name, baseline_path if len(targets) == 1 else None)
-            rows.append(bench_ruleset(name, path, players, seconds, max_moves, baseline, warn))
+            rows.append(bench_ruleset(name, path, players, seconds, max_moves, baseline, warn, rules_path()))
         except (api_error("RulesetError"), SimulationError) as err:
             click.echo(describe_error(err), err=True)
             failed = True

@@ -15,7 +15,7 @@ from rich.text import Text
 import regnum
 
 from .. import resources
-from .common import make_console, chosen_limits, limit_flag
+from .common import make_console, chosen_limits, limit_flag, rules_path, rules_path_flag
 from .errors import api_error, describe_error
 
 
@@ -55,8 +55,8 @@ def _plain_failure(argument: str, code: str, message: str) -> dict:
 def _check_one(argument: str, quiet: bool) -> dict:
     path = argument
     try:
-        path = resources.find_ruleset(argument)
-        rules = regnum.load(str(path), limits=chosen_limits())
+        path = resources.find_ruleset(argument, rules_path())
+        rules = regnum.load(str(path), limits=chosen_limits(), rules_path=rules_path())
     except api_error("RulesetError") as err:
         if not quiet:
             click.echo(str(err), err=True)
@@ -84,6 +84,7 @@ def _check_one(argument: str, quiet: bool) -> dict:
 @click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
 @limit_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every diagnostic.")
+@rules_path_flag
 def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     """Check rulesets and print their errors and warnings.
 

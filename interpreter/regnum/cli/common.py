@@ -15,7 +15,7 @@ from rich.text import Text
 
 import regnum
 
-from .. import resources
+from .. import confine, resources
 from ..simulate import ruleset_label
 
 
@@ -25,9 +25,11 @@ def make_console(stderr: bool = False) -> Console:
 
 
 def load_ruleset(argument: str | Path):
-    """(path, Ruleset) for a path or a bundled name, within the limits `--limit` set."""
-    path = resources.find_ruleset(argument)
-    return path, regnum.load(str(path), limits=chosen_limits())
+    """(path, Ruleset) for a path or a bundled name (or a name on the rules path), within the
+    limits `--limit` set."""
+    search = rules_path()
+    path = resources.find_ruleset(argument, search)
+    return path, regnum.load(str(path), limits=chosen_limits(), rules_path=search)
 
 
 def limit_flag(function):
@@ -50,6 +52,27 @@ def chosen_limits():
     """The limits `--limit` set for this command, or None for the defaults."""
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get("regnum.limits") if ctx is not None else None
+
+
+_RULES_PATH = "regnum.rules_path"
+
+
+def rules_path() -> tuple[Path, ...]:
+    """The folders of --rules-path and of REGNUM_RULES_PATH, resolved (confine.rules_path)."""
+    ctx = click.get_current_context(silent=True)
+    return confine.rules_path(ctx.meta.get(_RULES_PATH, ()) if ctx is not None else ())
+
+
+def rules_path_flag(function):
+    """`--rules-path DIR`, repeatable, on every command that loads a ruleset. It is kept in the
+    click context rather than passed as a parameter, so that `load_ruleset` finds it without
+    every command handing it on."""
+    def remember(ctx: click.Context, _param, value):
+        ctx.meta[_RULES_PATH] = tuple(value or ())
+    return click.option("--rules-path", multiple=True, metavar="DIR", expose_value=False, callback=remember,
+                        type=click.Path(exists=True, file_okay=False, path_type=Path),
+                        help="A folder where variant bases, data files and the rules a log names may "
+                             "also be found (repeatable; REGNUM_RULES_PATH too).")(function)
 
 
 def player_count(rules, path: Path, players: int | None) -> int:

@@ -12,7 +12,7 @@ import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
 from ..simulate import ruleset_label
-from .common import load_ruleset, make_console, option_flag, option_values, player_count, standings, limit_flag
+from .common import load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag, standings, limit_flag
 from .errors import api_error
 
 
@@ -169,6 +169,7 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log (JSON) here.")
 @option_flag
+@rules_path_flag
 def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, options) -> None:
     """Play a game in the terminal, any mix of humans and random bots.
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
-from .common import load_ruleset, make_console, option_flag, option_values, player_count, limit_flag
+from .common import load_ruleset, make_console, option_flag, option_values, player_count, limit_flag, rules_path_flag
 
 
 @contextmanager
@@ -65,6 +65,7 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
               help="Move bound per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every game.")
 @option_flag
+@rules_path_flag
 def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, options) -> None:
     """Play many games with random bots and summarise the results.
 
