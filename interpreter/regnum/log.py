@@ -1,4 +1,4 @@
-"""Game logs: a versioned JSON format, validated by pydantic at the edge.
+"""Game logs: a versioned JSON format, validated by pydantic at the edge; full, or for one seat.
 
 `regnum.Log.model_json_schema()` gives the JSON Schema (docs/log-format.md).
 """
@@ -86,7 +86,10 @@ class SeatView(BaseModel):
 
 
 class Log(BaseModel):
-    """Everything needed to replay a game: ruleset, seed, players and the moves in order."""
+    """Everything needed to replay a game: ruleset, seed, players and the moves in order.
+
+    A log written for one seat (`seat` set, `Game.log_for`) holds instead only what that seat
+    saw, to be handed to it: no seed, the moves secret from it `hidden`, its final `view`."""
 
     model_config = ConfigDict(extra="forbid")
     format: str = Field(default=LOG_FORMAT, pattern=r"^regnum-log/1$")
