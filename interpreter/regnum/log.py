@@ -152,7 +152,9 @@ class Log(BaseModel):
         return data
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=None)
+        # ASCII only: a log is read with `cat` as often as by a program, and its strings come
+        # from rulesets and players; as \u escapes, control and bidi characters stay inert.
+        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: "str | bytes | dict | Log") -> "Log":

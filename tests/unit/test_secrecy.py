@@ -29,9 +29,10 @@ def picked(kings_road):
 
 # ── legal moves ──
 
-def test_legal_moves_without_a_seat_is_refused(picked):
+@pytest.mark.parametrize("call", [lambda g: g.legal_moves(), lambda g: g.legal_moves(None)])
+def test_legal_moves_without_a_seat_is_refused(picked, call):
     with pytest.raises(TypeError) as err:
-        picked.legal_moves()
+        call(picked)
     assert str(err.value) == (
         "legal_moves() needs a seat: legal_moves(seat) lists what that seat may do and shows nothing "
         "it may not see; all_legal_moves() lists the moves of every seat to move and sees everything "

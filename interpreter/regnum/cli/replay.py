@@ -191,9 +191,7 @@ def redact(log_file: Path, seat: int, output: Path | None, ruleset: str | None, 
         _, rules = _rules_of(log_file, log, ruleset)
         seat_log = _replayed(log_file, data, rules, any_version).log_for(seat)
     if output is None:
-        # Standard output may be a terminal: json.dumps escapes every control and non-ASCII
-        # character of the rules' strings and the log's arguments.
-        click.echo(json.dumps(seat_log.model_dump(mode="json"), separators=(",", ":")))
+        click.echo(seat_log.to_json())  # ASCII: nothing in it can drive a terminal
         return
     output.write_text(seat_log.to_json(), encoding="utf-8")
     echo(f"log for seat {seat} written to {output}")

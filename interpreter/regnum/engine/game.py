@@ -183,7 +183,7 @@ class Game:
         for a seat's agent, as it shows nothing that seat may not know. The seat is required
         because the moves of another seat can betray its secrets (what is left in its hand
         after a secret pick); all_legal_moves() is the call that sees every seat."""
-        if player is _NO_SEAT:
+        if player is _NO_SEAT or player is None:  # None once meant every seat: say so, not "bad seat"
             raise TypeError("legal_moves() needs a seat: legal_moves(seat) lists what that seat may do "
                             "and shows nothing it may not see; all_legal_moves() lists the moves of "
                             "every seat to move and sees everything (for referees, simulations and tests)")
