@@ -187,5 +187,7 @@ def test_replay_of_a_seat_log_and_simulate_and_check_are_safe_too(evil, tmp_path
     failed = run("check", broken, code=1)
     assert raw_controls(failed.stdout + failed.stderr) == []
     assert ' 16 |     announce "␛[2J" + nosuch' in failed.stderr.splitlines()
-    as_json = one_json_object(run("check", broken, "--json", code=1).stdout)
-    assert as_json["rulesets"][0]["diagnostics"][0]["line"] == 16
+    printed = run("check", broken, "--json", code=1).stdout
+    assert printed.isascii()                                  # json.dumps escapes them
+    diagnostic = one_json_object(printed)["rulesets"][0]["diagnostics"][0]
+    assert (diagnostic["line"], diagnostic["code"]) == (16, "E001")

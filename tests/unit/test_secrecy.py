@@ -111,10 +111,11 @@ def test_a_log_for_one_seat_of_a_finished_game_keeps_the_result(kings_road):
     log = game.log_for(2)
     assert (log.result.scores, log.result.winners) == (game.scores, game.winners)
     assert log.view.is_over and log.view.scores == game.scores
-    hidden = [i for i, m in enumerate(log.moves) if m.hidden]
-    assert hidden and all(log.moves[i].player != 2 for i in hidden)
+    # Every move of King's Road is a pick made during a simultaneous step: all the others' are
+    # hidden, all of seat 2's own are shown.
+    assert [m.hidden for m in log.moves] == [m.player != 2 for m in game.log.moves]
+    assert log.seed is None and len(log.moves) == game.move_count
     own = [m for m in log.moves if m.player == 2]
-    assert all(not m.hidden for m in own)
     assert [(m.action, m.args) for m in own] == [(m.action, m.args) for m in game.log.moves if m.player == 2]
     again = regnum.Log.from_json(log.to_json())
     assert again == log and again.to_json() == log.to_json()
@@ -236,3 +237,17 @@ def test_a_diagnostic_quotes_the_ruleset_made_safe(tmp_path):
     assert f"{path}:4:23: error[E001]: unexpected '+'; expected end of line\n" \
            ' 4 |     announce "x␛[2J\ufffd" + nosuch\n' \
            "   |                       ^" in text
+
+
+def test_a_log_for_one_seat_of_kingdom_builder_hides_the_hands_not_the_builds():
+    from regnum.agents import play_random_game
+    rules = regnum.load("kingdom_builder")
+    game = play_random_game(rules, 3, 5)
+    log = game.log_for(0)
+    # Builds are made in the open, one seat at a time: none is hidden; the hands are.
+    assert not any(m.hidden for m in log.moves)
+    assert [(m.player, m.action, m.args) for m in log.moves] == [(m.player, m.action, m.args) for m in game.log.moves]
+    hands = {key: zone for key, zone in log.view.zones.items() if key.startswith("hand#")}
+    assert sorted(hands) == ["hand#0", "hand#1", "hand#2"]
+    assert isinstance(hands["hand#0"], list)
+    assert {type(hands[k]).__name__ for k in ("hand#1", "hand#2")} == {"HiddenZone"}
