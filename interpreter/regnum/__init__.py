@@ -5,7 +5,7 @@ The public API (DESIGN §4). Everything not named here is internal.
     rules = regnum.load("kings_road")
     game = rules.new_game(players=4, seed=7)
     while not game.is_over:
-        game.play(game.legal_moves()[0])
+        game.play(game.all_legal_moves()[0])
 """
 from __future__ import annotations
 
@@ -25,25 +25,18 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
     """Replay a log (a Log, its JSON text or dict) move by move, validating each.
 
     Raises IllegalMove with `.index` set to the position of the first illegal move,
-    or LogError for a malformed log, one made with another ruleset, or (unless
+    or LogError for a malformed log, one made with another ruleset, (unless
     check_hash=False) one made with other rules (the hash covers the ruleset, its bases, its
-    data files and the stdlib modules it imports). Finding the rules a log names is the
-    caller's part; `regnum replay` does it within the allowed folders (docs/log-format.md).
+    data files and the stdlib modules it imports), or one written for a single seat
+    (`Game.log_for`), which lacks the seed and hidden moves. Finding the rules a log names is
+    the caller's part; `regnum replay` does it within the allowed folders (docs/log-format.md).
     """
     log = Log.from_json(log)
-    # A field that names a .rules file says where the rules were found, not what they are
-    # called (docs/log-format.md); the hash tells whether they are the same.
-    if log.ruleset != rules.name and not log.ruleset.endswith(".rules"):
-        raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
-    if log.variant != rules.variant and not (log.variant or "").endswith(".rules"):
-        raise LogError(f"log field 'variant': the log is for {log.variant or 'the base game'}, "
-                       f"not {rules.variant or 'the base game'}")
-    if check_hash and log.ruleset_hash != rules.hash:
-        raise LogError(f"log field 'ruleset_hash': the log was made with another version of the "
-                       f"ruleset ({log.ruleset_hash}, now {rules.hash}); replay it anyway with "
-                       "check_hash=False (regnum replay --any-version)")
-    if not rules.min_players <= log.players <= rules.max_players:
-        raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")
+    if log.seat is not None:
+        raise LogError(f"log field 'seat': this log holds only what seat {log.seat} saw (no seed, the "
+                       "moves hidden from that seat left out), so it cannot be replayed move by move; "
+                       "its 'view' is that seat's view of the game")
+    _check_fits(rules, log, check_hash)
     try:
         game = rules.new_game(log.players, log.seed, options=log.options)
     except OptionError as err:
@@ -59,3 +52,20 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
         raise LogError(f"log field 'result': the log says scores {log.result.scores}, winners "
                        f"{log.result.winners}; replaying gives scores {game.scores}, winners {game.winners}")
     return game
+
+
+def _check_fits(rules: Ruleset, log: Log, check_hash: bool) -> None:
+    """Refuse (LogError naming the field) a log made with other rules than `rules`."""
+    # A field that names a .rules file says where the rules were found, not what they are
+    # called (docs/log-format.md); the hash tells whether they are the same.
+    if log.ruleset != rules.name and not log.ruleset.endswith(".rules"):
+        raise LogError(f"log field 'ruleset': the log is for {log.ruleset!r}, not {rules.name!r}")
+    if log.variant != rules.variant and not (log.variant or "").endswith(".rules"):
+        raise LogError(f"log field 'variant': the log is for {log.variant or 'the base game'}, "
+                       f"not {rules.variant or 'the base game'}")
+    if check_hash and log.ruleset_hash != rules.hash:
+        raise LogError(f"log field 'ruleset_hash': the log was made with another version of the "
+                       f"ruleset ({log.ruleset_hash}, now {rules.hash}); replay it anyway with "
+                       "check_hash=False (regnum replay --any-version)")
+    if not rules.min_players <= log.players <= rules.max_players:
+        raise LogError(f"log field 'players': {log.players} is outside {rules.min_players}–{rules.max_players}")

@@ -6,9 +6,7 @@ so a game played by random agents is a pure function of (ruleset, players, seed)
 """
 from __future__ import annotations
 
-import inspect
 import random
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the core imports nothing from here, but keep this module import-light
@@ -24,26 +22,9 @@ class StuckGame(RuntimeError):
     """
 
 
-@lru_cache(maxsize=None)
-def _filters_by_player(game_type: type) -> bool:
-    """Whether ``game_type.legal_moves`` takes an optional seat (and so skips the others)."""
-    try:
-        return len(inspect.signature(game_type.legal_moves).parameters) >= 2
-    except (TypeError, ValueError):
-        return False
-
-
 def moves_of(game: Game, player: int) -> list[Move]:
-    """The moves of ``game.legal_moves()`` whose player is ``player``, in the same order.
-
-    Asks the engine for that seat's moves only when it can, which halves the cost of a
-    random playout during simultaneous choices; the result is the same either way.
-    """
-    if _filters_by_player(type(game)):
-        moves = game.legal_moves(player)
-    else:
-        moves = game.legal_moves()
-    return [move for move in moves if move.player == player]
+    """The legal moves of seat ``player``: a bot sees only what its own seat may see."""
+    return game.legal_moves(player)
 
 
 class RandomAgent:

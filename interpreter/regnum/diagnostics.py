@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .source import NO_SPAN, SourceRegistry, Span
+from .terminal import safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,9 @@ class Diagnostic:
         return self.severity == "error"
 
     def render(self) -> str:
-        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        # The message and the excerpt quote the ruleset, which may hold characters that drive
+        # a terminal; `safe` keeps each in place, so the caret still points right.
+        head = safe(f"{self.span}: {self.severity}[{self.code}]: {self.message}")
         lines = [head]
         text = SourceRegistry.line(self.span.file, self.span.line)
         if text is not None:
@@ -34,10 +37,10 @@ class Diagnostic:
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
-            lines.append(f" {number} | {text}")
+            lines.append(f" {number} | {safe(text)}")
             lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(safe(f"hint: {self.hint}"))
         return "\n".join(lines)
 
     def as_dict(self) -> dict:

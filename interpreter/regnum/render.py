@@ -15,6 +15,7 @@ from rich.text import Text
 from .compiler.text import format_value
 from .engine.observe import _visible, _visible_vars
 from .engine.runtime import guarded
+from .terminal import safe
 
 PLAYER_COLOURS = ("red1", "dodger_blue1", "green1", "yellow1", "magenta1", "cyan1", "orange1", "white")
 _NONE = "—"
@@ -283,6 +284,99 @@ class Renderer:
         return out
 
 
+def view_text(model, view: dict) -> Text:
+    """A seat's observation (the `view` of a log written for one seat) as text: what that seat
+    saw at the end of the log. Without the game's state the ruleset's `view`s cannot be
+    evaluated, so boards are listed cell by cell and pieces read by their labels."""
+    seat = view.get("seat")
+    out = Text(model.title, style="bold")
+    out.append(f" — {view.get('players')} players, move {view.get('moves')}")
+    if view.get("is_over"):
+        out.append(" — the game is over")
+    else:
+        out.append(" — to move: ")
+        for i, who in enumerate(view.get("to_move") or []):
+            out.append(", " if i else "")
+            out.append(f"P{who}", style=player_style(who))
+    if isinstance(seat, int):
+        out.append("  (seen by ")
+        out.append(f"P{seat}", style=player_style(seat))
+        out.append(")")
+    lines = [out]
+    scores = Text("scores  ")
+    for who, score in enumerate(view.get("scores") or []):
+        scores.append("  " if who else "")
+        scores.append(f"P{who}", style=player_style(who))
+        scores.append(f" {score}")
+    lines.append(scores)
+    shown = [(k, v) for k, v in (view.get("vars") or {}).items() if k not in model.options]
+    if shown:
+        lines.append(Text("  ".join(f"{words(k)}={_short(v)}" for k, v in shown)))
+    for who, row in enumerate(view.get("player_vars") or []):
+        rest = [(k, v) for k, v in row.items() if k != "score"]
+        if rest:
+            line = Text()
+            line.append(f"P{who}", style=player_style(who))
+            line.append(": " + "  ".join(f"{words(k)}={_short(v)}" for k, v in rest))
+            lines.append(line)
+    families: dict = {}
+    for key, content in (view.get("zones") or {}).items():
+        family, _, index = key.partition("#")
+        families.setdefault(family, []).append((index, content))
+    for family, entries in families.items():
+        fam = model.zones.get(family)
+        entries = [(i, c) for i, c in entries if c and (not isinstance(c, dict) or c.get("count"))]
+        if not entries:
+            continue
+        if fam is None or fam.index is None:
+            line = Text(f"{words(family)}: ")
+            line.append_text(_seen_zone(entries[0][1], True))
+            lines.append(line)
+            continue
+        lines.append(Text(words(family), style="bold"))
+        for index, content in entries:
+            line = Text("  ")
+            if fam.index == "player" and index.isdigit():
+                line.append(f"P{index}", style=player_style(int(index)))
+                if int(index) == seat:
+                    line.append(" (you)")
+            else:
+                line.append(words(index))
+            line.append(": ")
+            line.append_text(_seen_zone(content, fam.index != "player"))
+            lines.append(line)
+    text = Text("\n").join(lines)
+    text.plain = safe(text.plain)
+    return text
+
+
+def _seen_zone(content, show_owner: bool) -> Text:
+    """A zone of an observation: its pieces by label and owner, or how many are hidden."""
+    if isinstance(content, dict):
+        out = Text(f"{content.get('count', 0)} hidden")
+        if content.get("revealed"):
+            out.append("; shown: ")
+            out.append_text(_seen_pieces(content["revealed"], True))
+        return out
+    return _seen_pieces(content, show_owner)
+
+
+def _seen_pieces(pieces: list, show_owner: bool) -> Text:
+    groups: dict = {}
+    for piece in pieces:
+        owner = piece.get("owner") if show_owner and isinstance(piece, dict) else None
+        key = (owner, words(str(piece.get("label", "?")) if isinstance(piece, dict) else "?"))
+        groups[key] = groups.get(key, 0) + 1
+    out = Text()
+    for i, ((owner, text), n) in enumerate(groups.items()):
+        if i:
+            out.append(", ")
+        if isinstance(owner, int) and not isinstance(owner, bool):
+            out.append(f"P{owner} ", style=player_style(owner))
+        out.append(text + (f" ×{n}" if n > 1 else ""))
+    return out
+
+
 def _colour(name) -> str | None:
     """A colour name the terminal knows ("green3", "#88aa44"), else none: a ruleset's view may
     name any colour, and an unknown one must not stop the game."""
@@ -308,7 +402,11 @@ def _short(v) -> str:
 
 
 def render(game, viewer: int | None = None) -> Text:
-    return Renderer(game, viewer).whole()
+    """The view for a terminal: the ruleset's strings in it cannot drive the terminal (`safe`
+    keeps every character in place, so the styles still fit)."""
+    text = Renderer(game, viewer).whole()
+    text.plain = safe(text.plain)
+    return text
 
 
 def plain(text: Text) -> str:
@@ -329,7 +427,12 @@ class _Null:
 # ── moves ─────────────────────────────────────────────────────────────────────
 
 def describe_move(game, move, env: dict | None = None) -> str:
-    """How a move reads to players: its action's `label` text, else `action value …`."""
+    """How a move reads to players: its action's `label` text, else `action value …`; made
+    safe for a terminal, as a label shows the ruleset's strings and the move's arguments."""
+    return safe(_move_text(game, move, env))
+
+
+def _move_text(game, move, env: dict | None) -> str:
     action = game.model.actions.get(move.action)
     if action is not None and action.label is not None and env is not None:
         ctx = game._ctx(game.state)
@@ -340,4 +443,4 @@ def describe_move(game, move, env: dict | None = None) -> str:
         except Exception:  # a label is a courtesy; the move still reads in its plain form
             pass
     args = " ".join(words(str(v)) if isinstance(v, str) else str(v) for v in move.args.values())
-    return words(move.action) + (f" {args}" if args else "")
+    return words(str(move.action)) + (f" {args}" if args else "")

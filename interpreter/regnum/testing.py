@@ -241,7 +241,7 @@ def random_playout(game, seed: int, max_moves: int = 10_000, check: bool = False
                    on_move: Callable | None = None):
     """Play uniformly random legal moves on ``game`` (in place) until it ends; return it.
 
-    Each move is ``rng.choice(game.legal_moves())`` with ``rng = random.Random(seed)``:
+    Each move is ``rng.choice(game.all_legal_moves())`` with ``rng = random.Random(seed)``:
     during a simultaneous choice all deciding players' moves are pooled, so the order in
     which they pick is random too. Stops after ``max_moves`` moves of this call (the game
     may then not be over: check ``game.is_over``). With ``check=True`` the ruleset's
@@ -252,7 +252,7 @@ def random_playout(game, seed: int, max_moves: int = 10_000, check: bool = False
     for _ in range(max_moves):
         if game.is_over:
             break
-        moves = game.legal_moves()
+        moves = game.all_legal_moves()
         if not moves:
             raise AssertionError(f"the game is not over but offers no legal move "
                                  f"(after {game.move_count} moves; to move: {game.to_move})")
@@ -299,7 +299,7 @@ def legal_move_sequences(rules, players: int | Iterable[int] | None = None, max_
 
     ``players`` is a seat count, a collection of counts or None (the ruleset's range);
     ``seeds`` a strategy of seeds (default: integers 0..2**32-1). Moves are drawn one at a
-    time among ``game.legal_moves()`` until the game ends or ``max_moves`` is reached (the
+    time among ``game.all_legal_moves()`` until the game ends or ``max_moves`` is reached (the
     length is drawn too, so failures shrink to short games and early moves). With
     ``check=True`` the ruleset's invariants are asserted while drawing.
     """
@@ -315,7 +315,7 @@ def legal_move_sequences(rules, players: int | Iterable[int] | None = None, max_
         game = rules.new_game(players=n, seed=seed)
         moves = []
         while len(moves) < length and not game.is_over:
-            legal = game.legal_moves()
+            legal = game.all_legal_moves()
             if not legal:
                 raise AssertionError(f"the game is not over but offers no legal move "
                                      f"(after {game.move_count} moves)")
@@ -356,7 +356,7 @@ def game_machine(rules, players: int | Iterable[int] | None = None, max_moves: i
         def play(self, data):
             if self.game.is_over or self.game.move_count >= max_moves:
                 return  # nothing left to play: the remaining steps are no-ops
-            legal = self.game.legal_moves()
+            legal = self.game.all_legal_moves()
             assert legal, f"the game is not over but offers no legal move (after {self.game.move_count} moves)"
             move = data.draw(st.sampled_from(legal), label="move")
             self.game.play(move)

@@ -43,7 +43,7 @@ def snapshot_interpreter(game) -> dict:
     state = game.state
     n = game.players
     legal: dict = {p: set() for p in range(n)}
-    for move in game.legal_moves():
+    for move in game.all_legal_moves():
         assert move.action == "pick"
         legal[move.player].add(move.args["card"])
     board, nobles = {}, {}
@@ -104,11 +104,11 @@ def play_both(rules, players: int, seed: int, drive: str) -> tuple:
     favourites = rng.sample(REGIONS, rng.choice([1, 2, 3]))
     while not game.is_over and len(history) < MOVE_BOUND:
         if drive == "interpreter":
-            move = rng.choice(game.legal_moves())
+            move = rng.choice(game.all_legal_moves())
             player, card = move.player, move.args["card"]
         elif drive == "biased":
             # Few regions and many special cards: crowded ties, empty supplies, Witch rounds.
-            moves = game.legal_moves()
+            moves = game.all_legal_moves()
             liked = [m for m in moves
                      if m.args["card"] in favourites or m.args["card"] in ("witch", "dragon", "knight")]
             move = rng.choice(liked if liked and rng.random() < 0.9 else moves)

@@ -110,7 +110,7 @@ def test_every_move_conserves_settlements_tiles_cards_and_the_game_ends(players,
     rng = random.Random(move_seed)
     while not game.is_over:
         assert game.move_count < MOVE_BOUND, "the game did not end within the move bound"
-        moves = game.legal_moves()
+        moves = game.all_legal_moves()
         assert moves, "a game that is not over must offer a legal move"
         assert len(game.to_move) == 1 and {m.player for m in moves} == set(game.to_move)
         game.play(rng.choice(moves))
@@ -126,7 +126,7 @@ def test_every_move_conserves_settlements_tiles_cards_and_the_game_ends(players,
     assert all(s >= 0 for s in game.scores)
     assert game.winners and all(game.scores[w] == max(game.scores) for w in game.winners)
     assert game.winners == [p for p in range(players) if game.scores[p] == max(game.scores)]
-    assert game.to_move == [] and game.legal_moves() == []
+    assert game.to_move == [] and game.all_legal_moves() == []
 
 
 # ── determinism, serialisation, replay ───────────────────────────────────────
@@ -156,7 +156,7 @@ def test_json_round_trip_and_the_restored_game_continues_identically(players, se
     restored = RULES.game_from_json(text)
     assert restored == game
     assert restored.to_json() == text and json.loads(restored.to_json()) == json.loads(text)
-    assert restored.to_move == game.to_move and restored.legal_moves() == game.legal_moves()
+    assert restored.to_move == game.to_move and restored.all_legal_moves() == game.all_legal_moves()
     for move in moves[k:]:
         restored.play(move)
     assert restored == full

@@ -77,7 +77,7 @@ def test_every_move_conserves_markers_keeps_scores_and_invariants(players, seed,
     scores = game.scores
     while not game.is_over:
         assert game.move_count < MOVE_BOUND, "the game did not end within the move bound"
-        moves = game.legal_moves()
+        moves = game.all_legal_moves()
         assert moves, "a game that is not over must offer a legal move"
         assert {m.player for m in moves} == set(game.to_move)
         game.play(rng.choice(moves))
@@ -92,7 +92,7 @@ def test_every_move_conserves_markers_keeps_scores_and_invariants(players, seed,
     # At the end somebody has reached 40 and the winners have the best score.
     assert max(game.scores) >= 40
     assert game.winners and all(game.scores[w] == max(game.scores) for w in game.winners)
-    assert game.to_move == [] and game.legal_moves() == []
+    assert game.to_move == [] and game.all_legal_moves() == []
 
 
 # ── determinism, serialisation, replay ───────────────────────────────────────
@@ -118,7 +118,7 @@ def test_json_round_trip_and_the_restored_game_continues_identically(players, se
     restored = RULES.game_from_json(text)
     assert restored.to_json() == text
     assert json.loads(text) == json.loads(restored.to_json())
-    assert restored.to_move == game.to_move and restored.legal_moves() == game.legal_moves()
+    assert restored.to_move == game.to_move and restored.all_legal_moves() == game.all_legal_moves()
     for move in moves[k:]:
         game.play(move)
         restored.play(move)
@@ -170,7 +170,7 @@ def test_observations_never_show_another_players_chosen_cards(players, seed, mov
                         assert ga.observation(viewer) == gb.observation(viewer), (viewer, a, b)
                 assert ga.observation(p) != gb.observation(p)
                 compared += 1
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.all_legal_moves()))
 
 
 # ── copies ───────────────────────────────────────────────────────────────────

@@ -297,20 +297,20 @@ def card_labels(game, key: str) -> list[str]:
 
 
 def actions(game) -> set[str]:
-    return {m.action for m in game.legal_moves()}
+    return {m.action for m in game.all_legal_moves()}
 
 
 def builds(game) -> set[str]:
-    return {m.args["h"] for m in game.legal_moves() if m.action == "build"}
+    return {m.args["h"] for m in game.all_legal_moves() if m.action == "build"}
 
 
 def tile_builds(game, tile: str) -> set[str]:
-    return {m.args["h"] for m in game.legal_moves() if m.action == "build_with_tile" and m.args["tile"] == tile}
+    return {m.args["h"] for m in game.all_legal_moves() if m.action == "build_with_tile" and m.args["tile"] == tile}
 
 
 def tile_moves(game, tile: str, frm: str | None = None) -> set:
     """The targets of `tile` moving the settlement at `frm` (or every (from, to) pair)."""
-    found = [(m.args["from"], m.args["to"]) for m in game.legal_moves()
+    found = [(m.args["from"], m.args["to"]) for m in game.all_legal_moves()
              if m.action == "move_with_tile" and m.args["tile"] == tile]
     if frm is None:
         return set(found)
@@ -318,7 +318,7 @@ def tile_moves(game, tile: str, frm: str | None = None) -> set:
 
 
 def offered_tiles(game) -> set[str]:
-    return {m.args["tile"] for m in game.legal_moves() if "tile" in m.args}
+    return {m.args["tile"] for m in game.all_legal_moves() if "tile" in m.args}
 
 
 def build(game, seat: int, h: str) -> None:
@@ -350,7 +350,7 @@ def play_turn(game) -> int:
     """Play the turn of the player to move with his first legal builds, no tiles; his seat."""
     seat = game.to_move[0]
     while not game.is_over and game.to_move == [seat]:
-        moves = game.legal_moves()
+        moves = game.all_legal_moves()
         chosen = next((m for m in moves if m.action == "build"), None) or \
             next(m for m in moves if m.action == "end_turn")
         game.play(chosen)

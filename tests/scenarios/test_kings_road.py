@@ -105,7 +105,7 @@ def hand(game, seat: int) -> set[str]:
 
 
 def legal_cards(game, seat: int) -> set[str]:
-    return {m.args["card"] for m in game.legal_moves() if m.player == seat}
+    return {m.args["card"] for m in game.all_legal_moves() if m.player == seat}
 
 
 def board(game) -> dict:
@@ -618,7 +618,7 @@ def test_A13_game_ends_after_a_round_with_40_or_more(kings_road, before, over):
     if over:
         # Exactly 40 ends it. Final scoring: Savage Hills tie (0), King's Altar B 7 and
         # Temple Ruins B 3 (default banners).
-        assert game.is_over and game.to_move == [] and game.legal_moves() == []
+        assert game.is_over and game.to_move == [] and game.all_legal_moves() == []
         assert game.scores == [40, 7 + 3] and game.winners == [0]
         with pytest.raises(IllegalMove):
             pick(game, 0, TOWER)

@@ -71,5 +71,5 @@ def test_variant_random_games_keep_its_invariants():
         game = rules.new_game(players=2 + seed % 4, seed=seed, narrate=False)
         rnd = random.Random(seed)
         while not game.is_over:
-            game.play(rnd.choice(game.legal_moves()))
+            game.play(rnd.choice(game.all_legal_moves()))
             assert_invariants(game)

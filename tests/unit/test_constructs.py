@@ -134,7 +134,7 @@ def test_options_have_defaults_and_are_recorded_in_the_log(tmp_path):
     game = rules.new_game(3, options={"goal": 2, "opener": 2})
     assert game.options == {"goal": 2, "colours": [], "opener": 2} and game.to_move == [2]
     while not game.is_over:
-        game.play(game.legal_moves()[0])
+        game.play(game.all_legal_moves()[0])
     assert game.scores == [1, 1, 2] and game.log.options == {"goal": 2, "colours": [], "opener": 2}
     assert regnum.replay(rules, game.log.to_json()) == game
 
@@ -234,9 +234,9 @@ def test_can_tells_whether_a_player_has_a_legal_move_and_a_turn_ends_by_itself(t
         pass
     """)
     game = rules.new_game(2)
-    assert game.legal_moves() == [Move(0, "spend", {})]
+    assert game.all_legal_moves() == [Move(0, "spend", {})]
     for _ in range(4):
-        game.play(game.legal_moves()[0])
+        game.play(game.all_legal_moves()[0])
     assert game.is_over and game.events[-1] == "[0, 0] false"
     assert game.hits.get("require:trade.never", 0) > 0   # can() lists, a real listing counts
 
@@ -308,7 +308,7 @@ action shift(from in [h for h in row where count(spot(h)) > 0 and spot(h)[0].own
 
 def _targets(game) -> dict:
     out: dict = {}
-    for m in game.legal_moves():
+    for m in game.all_legal_moves():
         out.setdefault(m.args["from"], []).append(m.args["to"])
     return out
 
@@ -342,7 +342,7 @@ def test_a_refusal_names_the_preference_that_excluded_the_move(tmp_path):
 
 def test_labels_name_moves_for_players(tmp_path):
     game = load(tmp_path, SHIFT).new_game(2)
-    assert [game.describe(m) for m in game.legal_moves()][-1] == "move the stone at (0,6) to (0,5)"
+    assert [game.describe(m) for m in game.all_legal_moves()][-1] == "move the stone at (0,6) to (0,5)"
     assert game.describe(Move(0, "shift", {"from": "(0,6)", "to": "(0,2)"})) == "shift (0,6) (0,2)"  # not legal
 
 
@@ -375,7 +375,7 @@ def test_nested_comprehensions_multi_line_expressions_map_keys_and_text(tmp_path
     assert game.events == ["[2, 4, 6] 3 ace joker queen", "P1:[none, true]"]
     again = rules.game_from_json(game.to_json())   # a map with number keys survives the JSON round trip
     assert again == game
-    game.play(game.legal_moves()[0])
+    game.play(game.all_legal_moves()[0])
     assert game.is_over
 
 
@@ -440,7 +440,7 @@ def test_a_require_that_reads_no_choice_is_not_evaluated_when_there_is_nothing_t
     """)
     game = rules.new_game(2)
     game.play(Move(0, "play", {"c": "c"}))
-    assert game.legal_moves() == [Move(0, "pass_turn", {})]   # hand(0)[0] is never read
+    assert game.all_legal_moves() == [Move(0, "pass_turn", {})]   # hand(0)[0] is never read
 
 
 def test_a_require_guarded_by_an_earlier_one_is_not_evaluated_before_it(tmp_path):
@@ -455,7 +455,7 @@ def test_a_require_guarded_by_an_earlier_one_is_not_evaluated_before_it(tmp_path
         require top: piles[k][0] > 3
         pass
     """)
-    assert [m.args for m in rules.new_game(2).legal_moves()] == [{"k": 1, "n": 1}, {"k": 2, "n": 1}, {"k": 2, "n": 2}]
+    assert [m.args for m in rules.new_game(2).all_legal_moves()] == [{"k": 1, "n": 1}, {"k": 2, "n": 1}, {"k": 2, "n": 2}]
 
 
 def test_a_definition_used_as_the_source_of_a_comprehension_in_a_require(tmp_path):
@@ -471,7 +471,7 @@ def test_a_definition_used_as_the_source_of_a_comprehension_in_a_require(tmp_pat
         require not_odd: not any(y == n for y in odds)
         pass
     """)
-    assert [(m.args["k"], m.args["n"]) for m in rules.new_game(2).legal_moves()] == [(1, 0), (1, 2), (2, 0), (2, 2), (2, 4)]
+    assert [(m.args["k"], m.args["n"]) for m in rules.new_game(2).all_legal_moves()] == [(1, 0), (1, 2), (2, 0), (2, 2), (2, 4)]
 
 
 def test_an_inlined_definition_does_not_recompute_its_argument_per_item(tmp_path):
@@ -503,7 +503,7 @@ def test_a_seat_chosen_earlier_does_not_take_the_piece_with_the_same_number(tmp_
     action give(to in players, c in hand(player)):
         move c to pot
     """)
-    moves = [(m.args["to"], m.args["c"]) for m in rules.new_game(2).legal_moves()]
+    moves = [(m.args["to"], m.args["c"]) for m in rules.new_game(2).all_legal_moves()]
     assert moves == [(0, "a"), (0, "b"), (1, "a"), (1, "b")]
 
 
@@ -520,7 +520,7 @@ def test_a_bot_move_that_changes_a_secret_is_not_named(tmp_path):
         set offer(player) = n
     """)
     game = rules.new_game(2)
-    move = game.legal_moves()[1]
+    move = game.all_legal_moves()[1]
     assert game.is_secret(move, 1) and not game.is_secret(move, 0)
     assert game.describe(move) == "bid 2"                   # the player's own list names it
 

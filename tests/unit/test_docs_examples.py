@@ -81,7 +81,7 @@ def _play(rules: regnum.Ruleset, players: int) -> regnum.Game:
     for _ in range(MAX_MOVES):
         if game.is_over:
             break
-        moves = game.legal_moves()
+        moves = game.all_legal_moves()
         if not moves:
             break
         game.play(moves[0])
@@ -241,13 +241,13 @@ def example(tmp_path, game: str) -> regnum.Ruleset:
 
 def test_first_ruleset_offers_both_steps(tmp_path):
     game = example(tmp_path, "race").new_game(players=2, seed=1)
-    assert game.legal_moves() == [regnum.Move(0, "advance", {"steps": 1}),
+    assert game.all_legal_moves() == [regnum.Move(0, "advance", {"steps": 1}),
                                   regnum.Move(0, "advance", {"steps": 2})]
 
 
 def test_action_example_leaves_one_move(tmp_path):
     game = example(tmp_path, "actions").new_game(players=2)
-    assert game.legal_moves() == [regnum.Move(0, "place", {"at": "a", "with": 1})]
+    assert game.all_legal_moves() == [regnum.Move(0, "place", {"at": "a", "with": 1})]
 
 
 def test_winner_example(tmp_path):
@@ -264,12 +264,12 @@ def test_reveal_example(tmp_path):
 def test_simultaneous_example_asks_two_seats(tmp_path):
     game = example(tmp_path, "secret_bid").new_game(players=3)
     assert game.to_move == [0, 1]
-    assert {m.player for m in game.legal_moves()} == {0, 1}
+    assert {m.player for m in game.all_legal_moves()} == {0, 1}
 
 
 def test_moves_example_collapses_pieces_and_explains_refusals(tmp_path):
     game = example(tmp_path, "purse").new_game(players=2)
-    assert game.legal_moves() == [regnum.Move(0, "give", {"c": "penny", "n": 1}), regnum.Move(0, "skip", {})]
+    assert game.all_legal_moves() == [regnum.Move(0, "give", {"c": "penny", "n": 1}), regnum.Move(0, "skip", {})]
     before = game.to_json()
     with pytest.raises(regnum.IllegalMove) as refused:
         game.play(regnum.Move(0, "give", {"c": "crown", "n": 1}))

@@ -48,11 +48,11 @@ def test_prefer_restricts_to_preferred_places_when_any_exist(tmp_path):
         move 1 from pool(player) to cell(at)
     """)
     game = rules.new_game(2)
-    assert [m.args["at"] for m in game.legal_moves()] == ["a", "b", "c", "d"]
+    assert [m.args["at"] for m in game.all_legal_moves()] == ["a", "b", "c", "d"]
     game.play(Move(0, "place", {"at": "a"}))
-    assert [m.args["at"] for m in game.legal_moves()] == ["b", "c", "d"]
+    assert [m.args["at"] for m in game.all_legal_moves()] == ["b", "c", "d"]
     game.play(Move(1, "place", {"at": "d"}))
-    assert [m.args["at"] for m in game.legal_moves()] == ["b"]
+    assert [m.args["at"] for m in game.all_legal_moves()] == ["b"]
     before = game.to_json()
     with pytest.raises(IllegalMove) as err:
         game.play(Move(0, "place", {"at": "c"}))
@@ -196,7 +196,7 @@ def test_rule_coverage_counts(tmp_path):
     import random
     rnd = random.Random(3)
     while not game.is_over:
-        game.play(rnd.choice(game.legal_moves()))
+        game.play(rnd.choice(game.all_legal_moves()))
     assert game.hits["action:pick"] == game.move_count
     assert game.hits["phase:choose_cards"] >= 1
     assert game.hits["scoring:region_majority"] >= 8
@@ -355,7 +355,7 @@ def test_equal_pieces_are_one_option_and_different_ones_are_told_apart(tmp_path)
         move c to table
     """)
     game = rules.new_game(2)
-    assert [m.args["c"] for m in game.legal_moves()] == ["coin#0", "coin#1"]
+    assert [m.args["c"] for m in game.all_legal_moves()] == ["coin#0", "coin#1"]
     game.play(Move(0, "spend", {"c": "coin#1"}))
     assert [game.state.pieces[i]["value"] for i in game.state.zones["table"]] == [3]
 

@@ -31,11 +31,11 @@ def midround(kings_road):
 def refused(game, move: Move) -> IllegalMove:
     """The IllegalMove `game.play(move)` raises; asserts that the state did not change."""
     before = game.to_json()
-    to_move, legal = game.to_move, game.legal_moves()
+    to_move, legal = game.to_move, game.all_legal_moves()
     with pytest.raises(IllegalMove) as info:
         game.play(move)
     assert game.to_json() == before
-    assert game.to_move == to_move and game.legal_moves() == legal
+    assert game.to_move == to_move and game.all_legal_moves() == legal
     err = info.value
     assert err.move == move and err.reason and err.rule
     assert err.rule in str(err)

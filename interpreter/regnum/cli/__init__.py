@@ -1,4 +1,4 @@
-"""The ``regnum`` command line: check, list, play, simulate, replay and bench rulesets.
+"""The ``regnum`` command line: check, list, play, simulate, replay and bench rulesets; redact logs.
 
 Exit codes: 0 ok; 1 a ruleset, log or game failure (an illegal move, a stuck game); 2 a usage
 error (click's own). Whatever the user types, the answer is a message, never a traceback:
@@ -9,7 +9,7 @@ exactly one JSON object on stdout and nothing else there.
 This package's ``__init__`` holds only the click group, which gathers the commands of the
 modules beside it, and ``main``, the entry point of the ``regnum`` console script
 (``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
-``play``, ``simulate_cmd`` (simulate), ``replay`` and ``bench``; ``errors`` and ``common``
+``play``, ``simulate_cmd`` (simulate), ``replay`` (replay, log) and ``bench``; ``errors`` and ``common``
 hold what they share.
 """
 from __future__ import annotations
@@ -45,6 +45,7 @@ cli.add_command(check_list.list_rulesets)
 cli.add_command(play.play)
 cli.add_command(simulate_cmd.simulate_command)
 cli.add_command(replay.replay)
+cli.add_command(replay.log_group)
 cli.add_command(bench.bench)
 
 

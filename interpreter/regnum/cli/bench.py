@@ -14,7 +14,8 @@ from rich.text import Text
 
 from .. import resources
 from ..simulate import BenchResult, SimulationError, bench_ruleset, load_baseline
-from .common import make_console, rules_path, rules_path_flag
+from ..terminal import safe
+from .common import echo, make_console, rules_path, rules_path_flag
 from .errors import api_error, describe_error, fail
 
 
@@ -22,7 +23,7 @@ def _baseline(name: str, path: Path | None):
     try:
         return load_baseline(name, path)
     except Exception as err:  # a broken baseline must not stop the benchmark
-        click.echo(f"warning: baseline not available: {type(err).__name__}: {err}", err=True)
+        echo(f"warning: baseline not available: {type(err).__name__}: {err}", err=True)
         return None
 
 
@@ -37,7 +38,7 @@ def _bench_table(rows: list[BenchResult], seconds: float) -> None:
         ratio = "—" if row.ratio is None else f"{row.ratio:.3f}"
         cells = (row.ruleset, str(row.players), f"{row.games_per_second:.1f}",
                  f"{row.moves_per_second:.0f}", base, ratio)
-        table.add_row(*map(Text, cells))
+        table.add_row(*(Text(safe(cell)) for cell in cells))
     make_console().print(table)
 
 
@@ -79,16 +80,16 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
     rows, failed = [], False
 
     def warn(message: str) -> None:
-        click.echo(f"warning: {message}", err=True)
+        echo(f"warning: {message}", err=True)
 
     for name, path in targets:
         if not as_json:
-            click.echo(f"benchmarking {name}…", err=True)
+            echo(f"benchmarking {name}…", err=True)
         try:
             baseline = _baseline(name, baseline_path if len(targets) == 1 else None)
             rows.append(bench_ruleset(name, path, players, seconds, max_moves, baseline, warn, rules_path()))
         except (api_error("RulesetError"), SimulationError) as err:
-            click.echo(describe_error(err), err=True)
+            echo(describe_error(err), err=True)
             failed = True
     if as_json:
         click.echo(json.dumps({"results": [row.model_dump() for row in rows]}))

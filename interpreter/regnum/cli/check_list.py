@@ -15,7 +15,8 @@ from rich.text import Text
 import regnum
 
 from .. import resources
-from .common import make_console, chosen_limits, limit_flag, rules_path, rules_path_flag
+from ..terminal import safe
+from .common import chosen_limits, echo, limit_flag, make_console, rules_path, rules_path_flag
 from .errors import api_error, describe_error
 
 
@@ -59,22 +60,22 @@ def _check_one(argument: str, quiet: bool) -> dict:
         rules = regnum.load(str(path), limits=chosen_limits(), rules_path=rules_path())
     except api_error("RulesetError") as err:
         if not quiet:
-            click.echo(str(err), err=True)
+            echo(str(err), err=True)
         diagnostics = [_diagnostic_dict(d) for d in getattr(err, "diagnostics", [])]
         return {"path": str(path), "ok": False, "diagnostics": diagnostics}
     except (OSError, UnicodeDecodeError) as err:
         message = describe_error(err) or str(err)
         if not quiet:
-            click.echo(message, err=True)
+            echo(message, err=True)
         code = "not-found" if isinstance(err, FileNotFoundError) else "io"
         return _plain_failure(argument, code, message.removeprefix("error: "))
     warnings = list(getattr(rules, "warnings", []) or [])
     if not quiet:
         if warnings:
-            click.echo(rules.render_diagnostics(warnings), err=True)
-        click.echo(f"ok: {path} ({_count_rules(rules)} rules, {len(warnings)} warnings)")
+            echo(rules.render_diagnostics(warnings), err=True)
+        echo(f"ok: {path} ({_count_rules(rules)} rules, {len(warnings)} warnings)")
         for name, (kind, where) in getattr(rules, "options", {}).items():
-            click.echo(f"  option {name}: {kind}  ({where})")
+            echo(f"  option {name}: {kind}  ({where})")
     report = {"path": str(path), "ok": True, "diagnostics": [_diagnostic_dict(d) for d in warnings]}
     report["options"] = [{"name": n, "type": t, "location": w} for n, (t, w) in getattr(rules, "options", {}).items()]
     return report
@@ -124,7 +125,7 @@ def list_rulesets(names: bool, as_json: bool) -> None:
     bundled = resources.bundled_names()
     if names:
         for name in bundled:
-            click.echo(name)
+            echo(name)
         return
     rows = []
     for name, path in bundled.items():
@@ -140,7 +141,7 @@ def list_rulesets(names: bool, as_json: bool) -> None:
         click.echo(json.dumps({"rulesets": rows}))
         return
     if not rows:
-        click.echo(f"no bundled rulesets in {resources.data_dir('rulesets')}")
+        echo(f"no bundled rulesets in {resources.data_dir('rulesets')}")
         return
     table = Table(title="Bundled rulesets")
     table.add_column("name", no_wrap=True)
@@ -148,5 +149,5 @@ def list_rulesets(names: bool, as_json: bool) -> None:
     table.add_column("path", overflow="fold")
     for row in rows:
         players = "error" if row["min_players"] is None else f"{row['min_players']}–{row['max_players']}"
-        table.add_row(Text(row["name"]), Text(players), Text(row["path"]))
+        table.add_row(Text(safe(row["name"])), Text(players), Text(safe(row["path"])))
     make_console().print(table)

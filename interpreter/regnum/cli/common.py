@@ -17,6 +17,13 @@ import regnum
 
 from .. import confine, resources
 from ..simulate import ruleset_label
+from ..terminal import safe
+
+
+def echo(message: str = "", err: bool = False) -> None:
+    """click.echo for text that may quote a ruleset, a log or a path: nothing in it can drive
+    the terminal (see regnum.terminal). JSON output goes through json.dumps instead."""
+    click.echo(safe(str(message)), err=err)
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -118,14 +125,19 @@ def option_flag(function):
 
 def standings(game, title: str, kinds: dict[int, str] | None = None) -> None:
     """Print the scores of every seat and its winners as a table."""
-    winners = set(game.winners) if game.is_over else set()
-    table = Table(title=title)
+    standings_table(game.scores, game.winners if game.is_over else [], title, kinds)
+
+
+def standings_table(scores: list[int], winners: list[int], title: str, kinds: dict[int, str] | None = None) -> None:
+    """The same table from scores and winners alone (as a seat saw them, in a log for one seat)."""
+    winners = set(winners)
+    table = Table(title=safe(title))
     table.add_column("seat", justify="right")
     if kinds:
         table.add_column("player")
     table.add_column("score", justify="right")
     table.add_column("winner", justify="center")
-    for seat, score in enumerate(game.scores):
+    for seat, score in enumerate(scores):
         row = [Text(str(seat))]
         if kinds:
             row.append(Text(kinds.get(seat, "")))

@@ -16,6 +16,7 @@ import regnum
 
 from ..agents import StuckGame
 from ..simulate import SimulationError
+from ..terminal import safe
 
 
 def api_error(name: str) -> type[BaseException] | tuple:
@@ -60,7 +61,7 @@ def validation_message(err: ValidationError) -> str:
 
 def fail(message: str) -> NoReturn:
     """Print message on stderr and exit 1."""
-    click.echo(message, err=True)
+    click.echo(safe(message), err=True)
     raise click.exceptions.Exit(1)
 
 
@@ -84,5 +85,5 @@ class RegnumGroup(click.Group):
                     f"internal error: {type(err).__name__}: {err}\n"
                     "this is a bug in regnum; set REGNUM_DEBUG=1 to see the traceback"
                 )
-            click.echo(message, err=True)
+            click.echo(safe(message), err=True)
             raise click.exceptions.Exit(1) from None

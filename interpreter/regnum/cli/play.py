@@ -12,7 +12,8 @@ import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
 from ..simulate import ruleset_label
-from .common import load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag, standings, limit_flag
+from .common import (echo, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count,
+                     rules_path_flag, standings)
 from .errors import api_error
 
 
@@ -89,13 +90,13 @@ def _ask_human(game, seat: int, screen: _Screen, shared_screen: bool = False):
         raise StuckGame(f"seat {seat} must move but has no legal move (after {game.move_count} moves)")
     if shared_screen:
         _hand_over(seat)
-    click.echo(f"\n── seat {seat} to move ──")
+    echo(f"\n── seat {seat} to move ──")
     screen.board(game, seat, force=shared_screen)
     names = [game.describe(move) for move in moves]
     for number, name in enumerate(names, 1):
-        click.echo(f"{number:>4}. {name}")
+        echo(f"{number:>4}. {name}")
     for action, reason in game.blocked(seat):
-        click.echo(f"      ({action.replace('_', ' ')} is not possible now: {reason})")
+        echo(f"      ({action.replace('_', ' ')} is not possible now: {reason})")
     while True:
         try:
             answer = click.prompt(
@@ -114,7 +115,7 @@ def _ask_human(game, seat: int, screen: _Screen, shared_screen: bool = False):
         if typed is not None:
             return typed
         if answer:
-            click.echo(f"'{answer}' is not a move: type a number from 1 to {len(moves)}, a move as listed, "
+            echo(f"'{answer}' is not a move: type a number from 1 to {len(moves)}, a move as listed, "
                        "or an action and its values (q quits)", err=True)
 
 
@@ -138,18 +139,18 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
                 name = "makes a secret choice" if game.is_secret(move, viewer) else game.describe(move)
                 game.play(move)
                 if humans:
-                    click.echo(f"P{seat}: {name}")
+                    echo(f"P{seat}: {name}")
             else:
                 move = _ask_human(game, seat, screen, shared_screen=len(humans) > 1)
                 try:
                     game.play(move)
                 except api_error("IllegalMove") as err:
-                    click.echo(f"refused: {err.reason} (rule '{err.rule}'"
+                    echo(f"refused: {err.reason} (rule '{err.rule}'"
                                + (f" at {err.location})" if err.location else ")"), err=True)
                     continue
             events = game.events
             for line in events[seen:]:
-                click.echo(line)
+                echo(line)
             seen = len(events)
             if show_board and not humans:
                 # Bots only: the public board after each move that changed it. A human sees
@@ -168,9 +169,11 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
 @click.option("--max-moves", type=click.IntRange(min=0), help="Stop after this many moves.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log (JSON) here.")
+@click.option("--log-for", "log_seat", type=click.IntRange(min=0), metavar="SEAT",
+              help="With --log: write only what SEAT saw (no seed, other seats' secret moves hidden).")
 @option_flag
 @rules_path_flag
-def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, options) -> None:
+def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_seat, options) -> None:
     """Play a game in the terminal, any mix of humans and random bots.
 
     Seats are numbered from 0. A human sees the game as their seat may see it (the board
@@ -180,25 +183,32 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, options
     rule's message. q quits. With several humans at one screen, the screen is cleared and
     the next seat presses Enter before seeing their hand. After each move the new narration
     is printed, and the board when it changed (unless --quiet-board); at the end, the final
-    standings. --log writes a log that `regnum replay` checks and reruns.
+    standings. --log writes a log that `regnum replay` checks and reruns; with --log-for SEAT
+    it holds only what that seat saw (docs/log-format.md), for handing to that player.
 
     \b
     Example:
       regnum play kings_road --players 4 --bots 1,2,3
       regnum play kings_road --players 4 --bots all --seed 1 --quiet-board
       regnum play kingdom_builder -p 3 --option first_game_setup=true
+      regnum play kings_road -p 3 --bots 1,2 --log mine.json --log-for 0
     """
     path, rules = load_ruleset(ruleset)
     players = player_count(rules, path, players)
+    if log_seat is not None and log_file is None:
+        raise click.UsageError("--log-for SEAT says whose log --log FILE writes; give --log FILE too")
+    if log_seat is not None and log_seat >= players:
+        raise click.BadParameter(f"seat {log_seat} does not exist in a {players}-player game "
+                                 f"(seats 0–{players - 1})", param_hint="'--log-for'")
     bot_seats = _parse_bots(bots, players)
     seed = secrets.randbelow(2**31) if seed is None else seed
     game = rules.new_game(players=players, seed=seed, options=option_values(options))
     agents = {seat: RandomAgent(seat_seed(seed, seat)) for seat in bot_seats}
     kinds = {seat: "bot" if seat in bot_seats else "human" for seat in range(players)}
     humans = ", ".join(str(s) for s in range(players) if s not in bot_seats) or "none"
-    click.echo(f"{ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
+    echo(f"{ruleset_label(rules, path)}: {players} players, seed {seed}, human seats: {humans}")
     for line in game.events:
-        click.echo(line)
+        echo(line)
     outcome = "quit"
     try:
         try:
@@ -211,13 +221,14 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, options
             "quit": f"game abandoned after {game.move_count} moves",
             "eof": f"input ended: game abandoned after {game.move_count} moves",
         }
-        click.echo(notes[outcome])
+        echo(notes[outcome])
         standings(game, "Final standings" if outcome == "over" else "Standings", kinds)
     finally:
         # The log is written whatever happened to the terminal (a closed pipe, say).
         if log_file is not None:
-            log_file.write_text(game.log.to_json(), encoding="utf-8")
+            log = game.log if log_seat is None else game.log_for(log_seat)
+            log_file.write_text(log.to_json(), encoding="utf-8")
     if log_file is not None:
-        click.echo(f"log written to {log_file}")
+        echo(f"log written to {log_file}" + ("" if log_seat is None else f" (what seat {log_seat} saw)"))
     if outcome == "eof":
         raise click.exceptions.Exit(1)

@@ -1,7 +1,9 @@
-"""``regnum replay``: check a saved game log move by move and print its outcome.
+"""``regnum replay`` and ``regnum log``: check a saved game log, or cut it down to one seat.
 
 A log comes from outside (a file the user hands over), so besides replaying it this module
-turns every way a log can be malformed into a one-line message naming the culprit.
+turns every way a log can be malformed into a one-line message naming the culprit. ``regnum
+log redact`` lives here too: it replays the full log the same way before writing what one
+seat saw (``Game.log_for``).
 """
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from pydantic import ValidationError
 
 import regnum
 
+from ..render import view_text
 from ..simulate import ruleset_label
 from .. import confine
-from .common import chosen_limits, limit_flag, load_ruleset, rules_path, rules_path_flag, standings
+from .common import (chosen_limits, echo, limit_flag, load_ruleset, make_console, rules_path,
+                     rules_path_flag, standings, standings_table)
 from .errors import api_error, fail, validation_message
 
 
@@ -33,6 +37,17 @@ def _read_log(log_file: Path) -> tuple[dict, object]:
     except (api_error("LogError"), ValidationError, ValueError, TypeError) as err:
         detail = validation_message(err) if isinstance(err, ValidationError) else str(err)
         fail(f"{log_file}: invalid log: {detail}")
+
+
+def _rules_of(log_file: Path, data: dict, ruleset: str | None, any_version: bool, as_json: bool):
+    """(path, Ruleset): the one given with --ruleset, else the rules the log names, found
+    within the allowed folders (see _logged_rules)."""
+    if ruleset is None:
+        return _logged_rules(log_file, data, any_version, as_json)
+    try:
+        return load_ruleset(ruleset)
+    except FileNotFoundError as err:
+        fail(f"error: {err}")
 
 
 def _json_failure(kind: str, message: str, **details) -> None:
@@ -77,6 +92,22 @@ def _logged_rules(log_file: Path, data: dict, any_version: bool, as_json: bool):
             "replay it anyway with --any-version, or pass the right rules with --ruleset")
 
 
+def _replayed(log_file: Path, data: dict, rules, any_version: bool, as_json: bool = False):
+    """The game a full log records, replayed move by move; a failure ends the command."""
+    try:
+        return regnum.replay(rules, data, check_hash=not any_version)
+    except api_error("IllegalMove") as err:
+        index = getattr(err, "index", "?")
+        message = str(err).replace(f"move #{index}: ", "")
+        if as_json:
+            _json_failure("illegal_move", message, index=index, rule=err.rule, location=err.location)
+        fail(f"move #{index}: {message}")
+    except api_error("LogError") as err:
+        if as_json:
+            _json_failure("invalid_log", str(err))
+        fail(f"{log_file}: invalid log: {err}")
+
+
 @click.command()
 @click.argument("log_file", metavar="LOG_JSON", type=click.Path(dir_okay=False, path_type=Path))
 @limit_flag
@@ -96,31 +127,21 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     is malformed, and when the rules it names are not found or not the ones it was made with
     (--any-version replays it anyway).
 
+    A log written for one seat (`regnum play --log-for`, `regnum log redact`) holds neither
+    the seed nor the moves hidden from that seat, so it cannot be re-verified: replay checks
+    that it fits the ruleset and shows the game as that seat saw it at the end of the log.
+
     \b
     Example:
       regnum replay game.json
       regnum replay game.json --ruleset rulesets/variants/permanent_nobles.rules
     """
     data, log = _read_log(log_file)
-    if ruleset is None:
-        path, rules = _logged_rules(log_file, data, any_version, as_json)
-    else:
-        try:
-            path, rules = load_ruleset(ruleset)
-        except FileNotFoundError as err:
-            fail(f"error: {err}")
-    try:
-        game = regnum.replay(rules, data, check_hash=not any_version)
-    except api_error("IllegalMove") as err:
-        index = getattr(err, "index", "?")
-        message = str(err).replace(f"move #{index}: ", "")
-        if as_json:
-            _json_failure("illegal_move", message, index=index, rule=err.rule, location=err.location)
-        fail(f"move #{index}: {message}")
-    except api_error("LogError") as err:
-        if as_json:
-            _json_failure("invalid_log", str(err))
-        fail(f"{log_file}: invalid log: {err}")
+    path, rules = _rules_of(log_file, data, ruleset, any_version, as_json)
+    if log.seat is not None:
+        _seat_view(log_file, log, rules, path, as_json, any_version)
+        return
+    game = _replayed(log_file, data, rules, any_version, as_json)
     if as_json:
         outcome = {"ok": True, "ruleset": ruleset_label(rules, path), "players": len(game.scores),
                    "seed": getattr(log, "seed", None), "moves": game.move_count,
@@ -128,7 +149,91 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
                    "winners": list(game.winners) if game.is_over else []}
         click.echo(json.dumps(outcome))
         return
-    click.echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
+    echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
     if not game.is_over:
-        click.echo("the log ends before the game is over")
+        echo("the log ends before the game is over")
     standings(game, "Final standings" if game.is_over else "Standings")
+
+
+def _seat_view(log_file: Path, log, rules, path: Path, as_json: bool, any_version: bool) -> None:
+    """A log written for one seat: what that seat saw, for it cannot be replayed."""
+    try:
+        regnum._check_fits(rules, log, check_hash=not any_version)
+    except api_error("LogError") as err:
+        if as_json:
+            _json_failure("invalid_log", str(err))
+        fail(f"{log_file}: invalid log: {err}")
+    seat, view = log.seat, log.view
+    hidden = sum(1 for move in log.moves if move.hidden)
+    if as_json:
+        click.echo(json.dumps({
+            "ok": True, "ruleset": ruleset_label(rules, path), "players": log.players, "seat": seat,
+            "seed": None, "moves": len(log.moves), "hidden_moves": hidden, "verified": False,
+            "is_over": view.is_over, "scores": view.scores, "winners": view.winners,
+            "view": view.model_dump(mode="json")}))
+        return
+    echo(f"{log_file}: a log for seat {seat} of {ruleset_label(rules, path)}: {len(log.moves)} moves, "
+         f"{hidden} of them hidden from seat {seat}")
+    echo(f"its moves cannot be re-verified: a log for one seat holds neither the seed nor the moves "
+         f"hidden from that seat; this is the game as seat {seat} saw it at the end of the log")
+    console = make_console()
+    console.print(view_text(rules.model, view.model_dump(mode="json")))
+    if not view.is_over:
+        echo("the log ends before the game is over")
+    standings_table(view.scores, view.winners if view.is_over else [],
+                    f"{'Final standings' if view.is_over else 'Standings'} as seat {seat} saw them")
+
+
+@click.group("log")
+def log_group() -> None:
+    """Work on game logs (docs/log-format.md).
+
+    `redact` cuts a full log down to what one seat saw, to hand to that player.
+
+    \b
+    Example:
+      regnum log redact game.json --seat 1 -o game.seat1.json
+    """
+
+
+@log_group.command("redact")
+@click.argument("log_file", metavar="LOG_JSON", type=click.Path(dir_okay=False, path_type=Path))
+@limit_flag
+@click.option("--seat", "-s", type=click.IntRange(min=0), required=True,
+              help="The seat whose view the log keeps.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the log for the seat here (default: standard output).")
+@click.option("--ruleset", "-r", help="Ruleset path or name (default: the one the log names).")
+@click.option("--any-version", is_flag=True,
+              help="Redact even if the log was made with another version of the ruleset's text.")
+def redact(log_file: Path, seat: int, output: Path | None, ruleset: str | None, any_version: bool) -> None:
+    """Cut a full game log down to what one seat saw.
+
+    Replays LOG_JSON (as `regnum replay` does) and writes the log of the same game for
+    --seat: without the seed (it would let that seat recompute every hidden shuffle and
+    draw), with each move that was secret from the seat when it was made reduced to its
+    player (`{"player": 2, "hidden": true}`), and with what the seat saw at the end as
+    "view". Hand it to that seat: `regnum replay` shows it as the seat saw the game.
+    Needs the ruleset, which says what is secret.
+
+    \b
+    Example:
+      regnum log redact game.json --seat 1 -o game.seat1.json
+    """
+    data, log = _read_log(log_file)
+    if seat >= log.players:
+        raise click.BadParameter(f"the log's game has seats 0–{log.players - 1}, not {seat}",
+                                 param_hint="'--seat'")
+    if log.seat is not None and log.seat != seat:
+        fail(f"{log_file}: this log was written for seat {log.seat}: it holds nothing to redact for "
+             f"seat {seat} (redact the full log)")
+    if log.seat is not None:
+        seat_log = log
+    else:
+        _, rules = _rules_of(log_file, data, ruleset, any_version, False)
+        seat_log = _replayed(log_file, data, rules, any_version).log_for(seat)
+    if output is None:
+        click.echo(seat_log.to_json())  # ASCII: nothing in it can drive a terminal
+        return
+    output.write_text(seat_log.to_json(), encoding="utf-8")
+    echo(f"log for seat {seat} written to {output}")

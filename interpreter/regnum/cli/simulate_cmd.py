@@ -5,6 +5,7 @@ the games, spread over worker processes, is ``regnum.simulate``'s job.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -14,7 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
-from .common import load_ruleset, make_console, option_flag, option_values, player_count, limit_flag, rules_path_flag
+from ..terminal import safe
+from .common import limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
 
 
 @contextmanager
@@ -31,7 +33,7 @@ def _progress(label: str, total: int, enabled: bool) -> Iterator:
 def _simulation_table(result: SimulationResult, seed: int) -> None:
     games = len(result.games)
     last = seed + games - 1
-    table = Table(title=f"{result.ruleset}: {games} games, {result.players} players, seeds {seed}–{last}")
+    table = Table(title=safe(f"{result.ruleset}: {games} games, {result.players} players, seeds {seed}–{last}"))
     for name in ("seat", "wins", "win %", "mean score", "min", "max"):
         table.add_column(name, justify="right")
     for seat, (wins, (mean, low, high)) in enumerate(zip(result.wins(), result.score_stats(), strict=True)):
@@ -48,7 +50,7 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
     if failed:
         console.print(Text(f"failed (no winner): {len(failed)} games"))
         for game in failed[:10]:
-            console.print(Text(f"  seed {game.seed}, after {game.moves} moves: {game.error}"))
+            console.print(Text(safe(f"  seed {game.seed}, after {game.moves} moves: {game.error}")))
         if len(failed) > 10:
             console.print(Text(f"  … and {len(failed) - 10} more (--json lists them all)"))
 
@@ -87,11 +89,12 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, op
     options = option_values(options)
     players = player_count(rules, path, players)
     show_progress = make_console(stderr=True).is_terminal
-    with _progress(ruleset_label(rules, path), games, enabled=show_progress) as update:
+    with _progress(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
         result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules,
                           options=options)
     if as_json:
-        click.echo(result.model_dump_json())
+        # json.dumps escapes every control and non-ASCII character, as a terminal needs.
+        click.echo(json.dumps(result.model_dump(mode="json"), separators=(",", ":")))
     else:
         _simulation_table(result, seed)
     if result.failed:

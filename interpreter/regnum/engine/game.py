@@ -17,6 +17,7 @@ from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, t
 from .state import State, Table, canonical_json
 
 STATE_FORMAT = "regnum-state/1"
+_NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 
 
 class Game:
@@ -130,11 +131,34 @@ class Game:
 
     @property
     def log(self) -> Log:
+        """The full record of the game (seed and every move): it sees everything, so hand a
+        seat `log_for(seat)` instead."""
         result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
         return Log(ruleset=self.model.name, ruleset_hash=self.model.hash, variant=self.model.variant,
                    players=self.players, seed=self.seed, options=self.options,
                    moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
                    result=result)
+
+    def log_for(self, seat: int) -> Log:
+        """The log as seat `seat` lived the game, safe to hand to that seat: no seed (it would
+        let them recompute every hidden shuffle and draw), each move that was secret from them
+        when it was made (`is_secret`) reduced to its player, and their observation at the end
+        as `view`. It cannot be replayed move by move; `log` is the full record."""
+        self._seat(seat)
+        # Whether a move was secret depends on the state it was made in: replay the game,
+        # without narration (nobody reads it).
+        again = self.ruleset.new_game(self.players, self.seed, narrate=False, options=self.options)
+        moves = []
+        for move in self._moves:
+            if again.is_secret(move, seat):
+                moves.append(LogMove(player=move.player, hidden=True))
+            else:
+                moves.append(LogMove(player=move.player, action=move.action, args=move.args))
+            again.play(move)
+        full = self.log
+        return Log(ruleset=full.ruleset, ruleset_hash=full.ruleset_hash, variant=full.variant,
+                   players=full.players, seed=None, options=full.options, moves=moves,
+                   result=full.result, seat=seat, view=self.observation(seat))
 
     def _candidates(self, player: int) -> list:
         cached = self._cache.get(("moves", player))
@@ -154,12 +178,23 @@ class Game:
         self._cache[("moves", player)] = out
         return out
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        """Every legal move of every player to move (or of one player)."""
-        if player is not None:
-            self._seat(player)
-        seats = self.to_move if player is None else [player]
-        return [Move(p, name, args) for p in seats for name, args, _ in self._candidates(p)]
+    def legal_moves(self, player: int = _NO_SEAT) -> list[Move]:
+        """The moves seat `player` may make now ([] when it is not asked): the safe surface
+        for a seat's agent, as it shows nothing that seat may not know. The seat is required
+        because the moves of another seat can betray its secrets (what is left in its hand
+        after a secret pick); all_legal_moves() is the call that sees every seat."""
+        if player is _NO_SEAT or player is None:  # None once meant every seat: say so, not "bad seat"
+            raise TypeError("legal_moves() needs a seat: legal_moves(seat) lists what that seat may do "
+                            "and shows nothing it may not see; all_legal_moves() lists the moves of "
+                            "every seat to move and sees everything (for referees, simulations and tests)")
+        self._seat(player)
+        return [Move(player, name, args) for name, args, _ in self._candidates(player)]
+
+    def all_legal_moves(self) -> list[Move]:
+        """Every legal move of every seat to move, in seat order. It sees everything: the
+        moves of one seat can betray that seat's secrets, so never show the list to a player
+        (use legal_moves(seat)); it is for referees, simulations and tests."""
+        return [Move(p, name, args) for p in self.to_move for name, args, _ in self._candidates(p)]
 
     # ── playing ──
     def play(self, move: Move) -> None:
@@ -272,7 +307,9 @@ class Game:
         return player
 
     def observation(self, player: int | None) -> dict:
-        """What seat `player` may see (None: a spectator, who sees only what is public)."""
+        """What seat `player` may see, hidden information removed: with legal_moves(seat) the
+        safe surface to hand a seat's agent. None is a spectator, who sees only what is public
+        (never more than any seat); the whole state is `to_json()`, which sees everything."""
         return observe.observation(self, None if player is None else self._seat(player))
 
     def render(self, player: int | None = None) -> str:
