@@ -125,7 +125,7 @@ def dash_log(tree: Path, rules_path=None, **changes) -> dict:
     rules = regnum.load(tree / "game" / "long.rules", rules_path=rules_path or [tree / "bases"])
     game = rules.new_game(2, seed=3)
     while not game.is_over:
-        game.play(game.legal_moves()[0])
+        game.play(game.all_legal_moves()[0])
     return {**json.loads(game.log.to_json()), **changes}
 
 
@@ -209,7 +209,7 @@ def test_a_log_of_a_bundled_variant_replays(tree):
     rules = regnum.load("permanent_nobles")
     game = rules.new_game(2, seed=5)
     for _ in range(12):
-        game.play(game.legal_moves()[0])
+        game.play(game.all_legal_moves()[0])
     path = write_log(tree / "game", json.loads(game.log.to_json()))
     assert json.loads(path.read_text())["variant"] == "permanent_nobles"
     result = run("replay", path, "--json")
