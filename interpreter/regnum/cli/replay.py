@@ -15,28 +15,40 @@ import regnum
 
 from ..simulate import ruleset_label
 from .common import load_ruleset, standings
-from .errors import api_error, fail, validation_message
+from ..engine.saved import STATE_FORMAT
+from ..log import read_json
+from .errors import INPUT_EXIT, api_error, fail, fail_input, validation_message
 
 
 def _read_log(log_file: Path) -> tuple[dict, object]:
-    text = log_file.read_text(encoding="utf-8")
+    limits = regnum.Limits()
+    size = log_file.stat().st_size
+    if size > limits.json_bytes:   # before reading it into memory
+        fail_input(f"{log_file}: invalid log: the log is {size:_} bytes; {limits.hint('json_bytes')}")
+    text = log_file.read_bytes()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        fail(f"{log_file}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}")
+        data = read_json(text, "log", limits=limits)
+    except api_error("LogError") as err:
+        where = getattr(err, "json_error", None)
+        if where is not None:
+            fail_input(f"{log_file}:{where.lineno}:{where.colno}: invalid JSON: {where.msg}")
+        fail_input(f"{log_file}: invalid log: {err}")
     if not isinstance(data, dict):
-        fail(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
+        fail_input(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
+    if data.get("format") == STATE_FORMAT:   # a saved game: checked whole by game_from_json
+        return data, None
     try:
         return data, regnum.Log.from_json(data)
     except (api_error("LogError"), ValidationError, ValueError, TypeError) as err:
         detail = validation_message(err) if isinstance(err, ValidationError) else str(err)
-        fail(f"{log_file}: invalid log: {detail}")
+        fail_input(f"{log_file}: invalid log: {detail}")
 
 
 def _json_failure(kind: str, message: str, **details) -> None:
-    """With --json a failure is still one JSON object on stdout (and exit code 1)."""
+    """With --json a failure is still one JSON object on stdout (exit code 2 for a log that
+    cannot be loaded, 1 for an illegal move)."""
     click.echo(json.dumps({"ok": False, "error": {"kind": kind, "message": message, **details}}))
-    raise SystemExit(1)
+    raise SystemExit(INPUT_EXIT if kind == "invalid_log" else 1)
 
 
 @click.command()
@@ -49,9 +61,10 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     """Check a game log move by move and print the outcome.
 
     Replays every move of LOG_JSON (written by `regnum play --log`, a fuzz failure or the
-    Python API) against the ruleset the log names (its variant, if any), or --ruleset. Exits 1 with
-    "move #N: reason" at the first illegal move, or with the offending field when the log
-    is malformed.
+    Python API) against the ruleset the log names (its variant, if any), or --ruleset. A saved
+    game (`Game.to_json()`) is accepted too: it is checked field by field and against its
+    moves. Exits 1 with "move #N: reason" at the first illegal move, and 2 with the offending
+    field when the log or saved game cannot be loaded (malformed, over a limit, other rules).
 
     \b
     Example:
@@ -60,15 +73,44 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     """
     data, log = _read_log(log_file)
     # A variant's log names its base game in "ruleset" and the variant in "variant".
-    name = ruleset or getattr(log, "variant", None) or getattr(log, "ruleset", None)
+    names = (data.get("variant"), data.get("ruleset")) if log is None else (log.variant, log.ruleset)
+    name = ruleset or next((n for n in names if isinstance(n, str) and n), None)
     if not name:
         fail(f"{log_file}: the log names no ruleset; pass one with --ruleset")
     try:
         path, rules = load_ruleset(name)
     except FileNotFoundError as err:
         fail(f"error: {err}\nhint: pass the ruleset file with --ruleset")
+    if log is None:
+        game = _load_saved_game(log_file, rules, data, as_json)
+    else:
+        game = _replay(log_file, rules, data, any_version, as_json)
+    if as_json:
+        outcome = {"ok": True, "ruleset": ruleset_label(rules, path), "players": len(game.scores),
+                   "seed": game.seed, "moves": game.move_count,
+                   "is_over": game.is_over, "scores": list(game.scores),
+                   "winners": list(game.winners) if game.is_over else []}
+        click.echo(json.dumps(outcome))
+        return
+    click.echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
+    if not game.is_over:
+        click.echo("the log ends before the game is over")
+    standings(game, "Final standings" if game.is_over else "Standings")
+
+
+def _load_saved_game(log_file: Path, rules, data: dict, as_json: bool):
+    """A saved game (`Game.to_json()`): checked field by field, then against its own moves."""
     try:
-        game = regnum.replay(rules, data, check_hash=not any_version)
+        return rules.game_from_json(data)
+    except api_error("LogError") as err:   # StateError
+        if as_json:
+            _json_failure("invalid_log", str(err))
+        fail_input(f"{log_file}: invalid saved game: {err}")
+
+
+def _replay(log_file: Path, rules, data: dict, any_version: bool, as_json: bool):
+    try:
+        return regnum.replay(rules, data, check_hash=not any_version)
     except api_error("IllegalMove") as err:
         index = getattr(err, "index", "?")
         message = str(err).replace(f"move #{index}: ", "")
@@ -78,15 +120,4 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     except api_error("LogError") as err:
         if as_json:
             _json_failure("invalid_log", str(err))
-        fail(f"{log_file}: invalid log: {err}")
-    if as_json:
-        outcome = {"ok": True, "ruleset": ruleset_label(rules, path), "players": len(game.scores),
-                   "seed": getattr(log, "seed", None), "moves": game.move_count,
-                   "is_over": game.is_over, "scores": list(game.scores),
-                   "winners": list(game.winners) if game.is_over else []}
-        click.echo(json.dumps(outcome))
-        return
-    click.echo(f"{log_file}: {game.move_count} legal moves of {ruleset_label(rules, path)}")
-    if not game.is_over:
-        click.echo("the log ends before the game is over")
-    standings(game, "Final standings" if game.is_over else "Standings")
+        fail_input(f"{log_file}: invalid log: {err}")
