@@ -148,6 +148,9 @@ def main() -> None:
         problem = use(loaded, random.Random(rnd.randrange(2 ** 32)))
         if problem is None:
             clean += 1
+            if shown["clean"] < args.show:
+                shown["clean"] += 1
+                print(f"loaded and played on after {what}")
         else:
             corrupt[problem.split(":")[0]] += 1
             if shown["corrupt"] < args.show:

@@ -139,22 +139,38 @@ class BadValue(ValueError):
         self.reason = reason
 
 
-def json_value(value, where: tuple = ()):
+def json_value(value, where: tuple = (), depth: int = DEFAULT_LIMITS.json_depth):
     """A move argument or stored value: JSON made of texts, whole numbers, true/false, null,
-    lists and objects — no fraction (the language has none; 2.0 is not 2)."""
+    lists and objects — no fraction (the language has none; 2.0 is not 2) — nested at most
+    `depth` deep (comparing or printing a deeper value would recurse)."""
     stack = [(value, where)]
     while stack:
         item, at = stack.pop()
         kind = type(item)
         if kind is float:
             raise BadValue(at, f"{_show(item)} is not a whole number (regnum has no fractions)")
-        if kind is list:
-            stack.extend((x, at + (i,)) for i, x in enumerate(item))
-        elif kind is dict:
-            stack.extend((x, at + (k,)) for k, x in item.items())
+        if kind is list or kind is dict:
+            if len(at) - len(where) >= depth:
+                raise BadValue(where, f"nests lists and objects more than {depth} deep")
+            pairs = enumerate(item) if kind is list else item.items()
+            stack.extend((x, at + (k,)) for k, x in pairs)
         elif kind not in (str, int, bool) and item is not None:
             raise BadValue(at, f"a {kind.__name__} is not a JSON value")
     return value
+
+
+def check_depth(data, what: str, error: type[LogError], limits: Limits | None = None) -> None:
+    """A log or saved game handed over as Python objects, not text: the same depth bound
+    `read_json` applies, checked without recursing."""
+    limit = (limits or DEFAULT_LIMITS).json_depth
+    stack = [(data, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is dict or type(item) is list:
+            if depth >= limit:
+                raise error(f"the {what} nests arrays and objects more than {limit} deep; "
+                            f"{(limits or DEFAULT_LIMITS).hint('json_depth')}")
+            stack.extend((x, depth + 1) for x in (item.values() if type(item) is dict else item))
 
 
 def _args(value: dict) -> dict:
@@ -207,6 +223,8 @@ class Log(BaseModel):
             return data
         if isinstance(data, (str, bytes)):
             data = read_json(data, "log", LogError, limits)
+        else:
+            check_depth(data, "log", LogError, limits)
         if not isinstance(data, dict):
             raise LogError(f"a log must be a JSON object, not {type(data).__name__}")
         if "format" not in data:

@@ -184,6 +184,20 @@ def test_size_numbers_and_keys_are_bounded(tmp_path, saved):
     assert refusal(kings_road, b"\xff") == "the saved game is not UTF-8 text (invalid start byte at byte 0)"
 
 
+def test_a_position_built_by_hand_loads_only_when_trusted(kings_road):
+    from regnum.testing import Scenario
+    game = Scenario(kings_road, 3).place("supply#0", "region#dark_tower", 2).start()
+    text = game.to_json()
+    assert refusal(kings_road, text) == ("state field 'state.zones.region#dark_tower': [1, 2] is "
+                                         "not what the game's 0 moves give ([])")
+    again = kings_road.game_from_json(text, check_moves=False)
+    assert again == game and again.to_json() == text
+    broken = json.loads(text)
+    broken["state"]["pieces"][1]["owner"] = 1
+    with pytest.raises(StateError, match="^the state breaks invariant markers_conserved: "):
+        kings_road.game_from_json(broken, check_moves=False)
+
+
 def test_an_unchanged_saved_game_loads_and_plays_on(kings_road, saved):
     game = kings_road.game_from_json(json.dumps(saved))
     assert json.loads(game.to_json()) == saved and game.move_count == 40

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .state import canonical_json
-from ..log import BadValue, LogMove, StateError, field_path, first_error, json_value, read_json
+from ..log import BadValue, LogMove, StateError, check_depth, field_path, first_error, json_value, read_json
 
 STATE_FORMAT = "regnum-state/1"   # also in game.py, which writes it
 
@@ -84,6 +84,8 @@ def parse(ruleset, data) -> tuple[SavedGame, dict]:
     limits = ruleset.limits
     if isinstance(data, (str, bytes)):
         data = read_json(data, "saved game", StateError, limits)
+    else:
+        check_depth(data, "saved game", StateError, limits)
     if not isinstance(data, dict):
         raise StateError(f"a saved game must be a JSON object, not {type(data).__name__}")
     if "format" not in data:
@@ -131,7 +133,7 @@ class _Types:
         self.enums = {decl.name: {m for m, _ in decl.members} for decl in program.of_kind("enum")}
         self.cells = {name: set(board.cells) for name, board in model.boards.items()}
 
-    def check(self, ref, value, path: str, pieces: list) -> None:
+    def check(self, ref, value, path: str, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
         if value is None:
             if ref.optional:
@@ -141,7 +143,7 @@ class _Types:
             if type(value) is not list:
                 _fail(path, f"a list ({ref}) is expected, not {_short(value)}")
             for i, item in enumerate(value):
-                self.check(ref.item, item, f"{path}[{i}]", pieces)
+                self.check(ref.item, item, f"{path}[{i}]", pieces, players)
             return
         name = ref.name
         kind = type(value)
@@ -157,8 +159,8 @@ class _Types:
             if kind is not str:
                 _fail(path, f"a text is expected, not {_short(value)}")
         elif name == "player":
-            if kind is not int or not 0 <= value < self.players:
-                _fail(path, f"a seat (0–{self.players - 1}) is expected, not {_short(value)}")
+            if kind is not int or not 0 <= value < players:
+                _fail(path, f"a seat (0–{players - 1}) is expected, not {_short(value)}")
         elif name == "piece" or name in self.fields:
             if kind is not int or not 0 <= value < len(pieces):
                 _fail(path, f"a piece (an id 0–{len(pieces) - 1}) is expected, not {_short(value)}")
@@ -214,7 +216,6 @@ def check(ruleset, saved: SavedGame) -> None:
         if move.player >= players:
             _fail(f"moves[{i}].player", f"seats of this game are 0–{players - 1}, not {move.player}")
     types = _types(ruleset)
-    types.players = players
     state = saved.state
     pieces = state.pieces
     if state.moves != len(saved.moves):
@@ -222,19 +223,19 @@ def check(ruleset, saved: SavedGame) -> None:
 
     _names("state.vars", state.vars, types.vars)
     for name, value in state.vars.items():
-        types.check(types.vars[name], value, f"state.vars.{name}", pieces)
+        types.check(types.vars[name], value, f"state.vars.{name}", pieces, players)
     if len(state.player_vars) != players:
         _fail("state.player_vars", f"{len(state.player_vars)} rows for {players} players")
     for p, row in enumerate(state.player_vars):
         _names(f"state.player_vars[{p}]", row, types.pvars)
         for name, value in row.items():
-            types.check(types.pvars[name], value, f"state.player_vars[{p}].{name}", pieces)
+            types.check(types.pvars[name], value, f"state.player_vars[{p}].{name}", pieces, players)
     _names("state.tables", state.tables, types.tables)
     for name, values in state.tables.items():
         table = model.tables[name]
         _names(f"state.tables.{name}", values, {str(k): None for k in table.keys}, "index")
         for index, value in values.items():
-            types.check(types.tables[name], value, f"state.tables.{name}.{index}", pieces)
+            types.check(types.tables[name], value, f"state.tables.{name}.{index}", pieces, players)
 
     for i, piece in enumerate(pieces):
         path = f"state.pieces[{i}]"
@@ -247,7 +248,7 @@ def check(ruleset, saved: SavedGame) -> None:
         given = piece.__pydantic_extra__ or {}
         _names(path, given, fields, "field")
         for name, value in given.items():
-            types.check(fields[name], value, f"{path}.{name}", pieces)
+            types.check(fields[name], value, f"{path}.{name}", pieces, players)
 
     known = {key for fam in model.zones.values() for i, key in fam.keys.items()
              if not (fam.index == "player" and i >= players)}
