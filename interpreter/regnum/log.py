@@ -146,16 +146,15 @@ def json_value(value, where: tuple = (), depth: int = DEFAULT_LIMITS.json_depth)
     stack = [(value, where)]
     while stack:
         item, at = stack.pop()
-        kind = type(item)
-        if kind is float:
+        if isinstance(item, float):
             raise BadValue(at, f"{_show(item)} is not a whole number (regnum has no fractions)")
-        if kind is list or kind is dict:
+        if isinstance(item, (list, dict)):
             if len(at) - len(where) >= depth:
                 raise BadValue(where, f"nests lists and objects more than {depth} deep")
-            pairs = enumerate(item) if kind is list else item.items()
+            pairs = enumerate(item) if isinstance(item, list) else item.items()
             stack.extend((x, at + (k,)) for k, x in pairs)
-        elif kind not in (str, int, bool) and item is not None:
-            raise BadValue(at, f"a {kind.__name__} is not a JSON value")
+        elif not isinstance(item, (str, int)) and item is not None:   # str: ZoneRef too
+            raise BadValue(at, f"a {type(item).__name__} is not a JSON value")
     return value
 
 

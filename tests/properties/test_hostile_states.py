@@ -148,19 +148,19 @@ def load_mutated_state(name: str, data) -> None:
     plays_on(game, random.Random(data.draw(st.integers(0, 1000), label="move seed")))
 
 
-@examples(60)
+@examples(120)
 @given(data=st.data())
 def test_mutated_kings_road_states_are_refused_or_valid(data):
     load_mutated_state("kings_road", data)
 
 
-@examples(30)
+@examples(50)
 @given(data=st.data())
 def test_mutated_kingdom_builder_states_are_refused_or_valid(data):
     load_mutated_state("kingdom_builder", data)
 
 
-@examples(40)
+@examples(80)
 @given(data=st.data(), name=st.sampled_from(sorted(RULES)))
 def test_mutated_logs_are_refused_or_replay(data, name):
     _, text = data.draw(st.sampled_from(saved(name)), label="log")

@@ -123,8 +123,8 @@ class Game:
     @property
     def log(self) -> Log:
         result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
-        return Log(format=LOG_FORMAT, ruleset=self.model.name, ruleset_hash=self.model.hash, variant=self.model.variant,
-                   players=self.players, seed=self.seed, options=self.options,
+        return Log(format=LOG_FORMAT, ruleset=self.model.name, ruleset_hash=self.model.hash,
+                   variant=self.model.variant, players=self.players, seed=self.seed, options=self.options,
                    moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
                    result=result)
 
@@ -441,10 +441,11 @@ def _same(a, b) -> bool:
 def _not_same(move: Move, args: dict, action) -> IllegalMove:
     """The refusal of a move whose arguments equal a legal move's only by Python's lax `==`."""
     name = next(k for k in args if not _same(args[k], move.args[k]))
-    wanted, given = args[name], move.args[name]
-    kind = {int: "a whole number", bool: "true or false", str: "a text"}.get(type(wanted), "a value")
-    return IllegalMove(move, f"argument '{name}' must be {kind} ({json.dumps(wanted)}), not "
-                       f"{json.dumps(given)}", f"{action.name}.{name}", str(action.span))
+    wanted, given = json.dumps(args[name]), json.dumps(move.args[name])
+    kind = {int: "a whole number", bool: "true or false", str: "a text"}.get(type(args[name]))
+    param = next(p for p in action.params if p.name == name)
+    return IllegalMove(move, f"argument '{name}' must be {f'{kind} ({wanted})' if kind else wanted}, "
+                       f"not {given}", f"{action.name}.{name}", str(param.span))
 
 
 def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:

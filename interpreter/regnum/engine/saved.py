@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .state import canonical_json
-from ..log import BadValue, LogMove, StateError, check_depth, field_path, first_error, json_value, read_json
+from ..log import BadValue, LogMove, StateError, check_depth, first_error, json_value, read_json
 
 STATE_FORMAT = "regnum-state/1"   # also in game.py, which writes it
 
@@ -103,7 +103,8 @@ def _fail(path: str, message: str):
 
 
 def _types(ruleset):
-    """`(value, path) -> None` checkers of every declared type, built once per ruleset."""
+    """The declared type of every variable and piece field, read from the program once per
+    ruleset (the compiled model keeps no types: the runtime never needs them)."""
     cached = getattr(ruleset, "_saved_types", None)
     if cached is None:
         cached = ruleset._saved_types = _Types(ruleset)
@@ -383,4 +384,4 @@ def _difference(a, b, path: str):
     return None
 
 
-__all__ = ["STATE_FORMAT", "SavedGame", "parse", "check", "invariants", "replayed", "field_path"]
+__all__ = ["STATE_FORMAT", "SavedGame", "parse", "check", "invariants", "replayed"]
