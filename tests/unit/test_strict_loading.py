@@ -132,8 +132,8 @@ def test_every_field_is_checked_against_the_ruleset(kings_road, saved):
          f"state field 'state.zones.out_of_game[{len(saved['state']['zones']['out_of_game'])}]': "
          "500 is not a piece of this game (ids 0–92)"),
         (lambda d: d["state"]["pieces"][20].update(label="x#0"),
-         "state field 'state.pieces[20].label': \"x#0\" is not a label (a label is a non-empty "
-         "text without '#', which moves use to tell pieces apart)"),
+         "state field 'state.pieces[20].label': \"x#0\" is not a label (a label is a text "
+         "without '#', which moves use to tell pieces apart)"),
         (lambda d: d["state"]["flow"]["main"][0].__setitem__(0, "nowhere"),
          "state field 'state.flow.main[0]': 'nowhere' at step 3 is not a place in this ruleset"),
         (lambda d: d["state"].update(moves=39),
@@ -196,6 +196,30 @@ def test_a_position_built_by_hand_loads_only_when_trusted(kings_road):
     broken["state"]["pieces"][1]["owner"] = 1
     with pytest.raises(StateError, match="^the state breaks invariant markers_conserved: "):
         kings_road.game_from_json(broken, check_moves=False)
+
+
+def nested(depth: int) -> list:
+    """A list nested `depth` deep, built without recursion."""
+    top = inner = []
+    for _ in range(depth - 1):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+def test_python_objects_are_bounded_like_json_text(kings_road, saved):
+    with pytest.raises(StateError, match="^the saved game nests arrays and objects more than 100 deep; "):
+        kings_road.game_from_json(dict(saved, extra=nested(100_000)))
+    with pytest.raises(LogError, match="^the log nests arrays and objects more than 100 deep; "):
+        regnum.Log.from_json({"format": "regnum-log/1", "moves": nested(100_000)})
+    game = kings_road.new_game(3)
+    with pytest.raises(IllegalMove) as info:
+        game.play(Move(0, "pick", {"card": nested(100_000)}))
+    assert str(info.value) == ("illegal move P0 pick(card=…): argument 'card': nests lists and objects "
+                               "more than 100 deep (rule 'move.args.card')")
+    with pytest.raises(ValueError, match="^a move is "):
+        Move.from_dict({"player": True, "action": "pick", "args": {}})
+    assert Move.from_dict({"player": 1, "action": "pick"}) == Move(1, "pick", {})
 
 
 def test_an_unchanged_saved_game_loads_and_plays_on(kings_road, saved):

@@ -48,7 +48,7 @@ def _json_failure(kind: str, message: str, **details) -> None:
     """With --json a failure is still one JSON object on stdout (exit code 2 for a log that
     cannot be loaded, 1 for an illegal move)."""
     click.echo(json.dumps({"ok": False, "error": {"kind": kind, "message": message, **details}}))
-    raise SystemExit(INPUT_EXIT if kind == "invalid_log" else 1)
+    raise SystemExit(INPUT_EXIT if kind in ("invalid_log", "invalid_saved_game") else 1)
 
 
 @click.command()
@@ -104,7 +104,7 @@ def _load_saved_game(log_file: Path, rules, data: dict, as_json: bool):
         return rules.game_from_json(data)
     except api_error("LogError") as err:   # StateError
         if as_json:
-            _json_failure("invalid_log", str(err))
+            _json_failure("invalid_saved_game", str(err))
         fail_input(f"{log_file}: invalid saved game: {err}")
 
 

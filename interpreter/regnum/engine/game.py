@@ -13,9 +13,9 @@ from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, jso
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from .runtime import Ctx, advance, guarded, run_native, run_stack, to_move, waiting_stack
+from .saved import STATE_FORMAT
 from .state import State, Table, canonical_json
 
-STATE_FORMAT = "regnum-state/1"
 
 
 class Game:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from .state import canonical_json
 from ..log import BadValue, LogMove, StateError, check_depth, first_error, json_value, read_json
 
-STATE_FORMAT = "regnum-state/1"   # also in game.py, which writes it
+STATE_FORMAT = "regnum-state/1"
 
 Frame = tuple[StrictStr, StrictInt, dict[StrictStr, Any]]
 
@@ -69,7 +69,7 @@ class SavedState(_Strict):
 class SavedGame(_Strict):
     """The JSON of `Game.to_json()`: `regnum-state/1`."""
 
-    format: Literal["regnum-state/1"]
+    format: Literal["regnum-state/1"]   # STATE_FORMAT
     ruleset: StrictStr
     ruleset_hash: StrictStr
     variant: StrictStr | None
@@ -244,7 +244,7 @@ def check(ruleset, saved: SavedGame) -> None:
         if fields is None:
             _fail(f"{path}.type", f"{piece.type!r} is not a piece type of this ruleset "
                   f"({', '.join(sorted(types.fields)) or 'none'})")
-        if "#" in piece.label or not piece.label:
+        if "#" in piece.label:
             _fail(f"{path}.label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
         given = piece.__pydantic_extra__ or {}
         _names(path, given, fields, "field")
@@ -303,7 +303,7 @@ def _check_ask(path: str, local: dict, top: bool, players: int, model) -> None:
         _fail(f"{path}.$actions", f"a list of actions of this ruleset is expected, not {_short(actions)}")
 
 
-_LABEL_RULE = "a label is a non-empty text without '#', which moves use to tell pieces apart"
+_LABEL_RULE = "a label is a text without '#', which moves use to tell pieces apart"
 
 
 def _names(path: str, given: dict, declared: dict, what: str = "variable") -> None:
