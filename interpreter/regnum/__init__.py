@@ -12,12 +12,12 @@ from __future__ import annotations
 from .diagnostics import Diagnostic, LimitExceeded, RulesetError
 from .engine.game import Game, OptionError
 from .limits import Limits
-from .log import Log, LogError
+from .log import Log, LogError, StateError
 from .moves import IllegalMove, Move
 from .ruleset import Ruleset, load
 
 __all__ = ["load", "replay", "Ruleset", "Game", "Move", "IllegalMove", "RulesetError",
-           "LimitExceeded", "Diagnostic", "Log", "LogError", "OptionError", "Limits"]
+           "LimitExceeded", "Diagnostic", "Log", "LogError", "StateError", "OptionError", "Limits"]
 __version__ = "0.1.0"
 
 

@@ -19,7 +19,7 @@ class Move:
     def __str__(self) -> str:
         if not isinstance(self.args, dict):
             return f"P{self.player} {self.action}({self.args!r})"
-        inner = ", ".join(f"{k}={json.dumps(v, default=repr)}" for k, v in self.args.items())
+        inner = ", ".join(f"{k}={_show(v)}" for k, v in self.args.items())
         return f"P{self.player} {self.action}({inner})"
 
     def to_dict(self) -> dict:
@@ -27,7 +27,20 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Move":
-        return cls(int(data["player"]), str(data["action"]), dict(data.get("args") or {}))
+        """A move from its JSON form, refusing (ValueError) a seat that is not a whole number:
+        `true` or `1.0` would compare equal to seat 1 and be written back differently."""
+        player, action, args = data["player"], data["action"], data.get("args", {})
+        if type(player) is not int or type(action) is not str or type(args) is not dict:
+            raise ValueError(f"a move is {{\"player\": seat, \"action\": name, \"args\": {{…}}}}, not {data!r}")
+        return cls(player, action, dict(args))
+
+
+def _show(value) -> str:
+    """An argument as JSON; a value too deep to print (a hostile move) as an ellipsis."""
+    try:
+        return json.dumps(value, default=repr)
+    except (RecursionError, ValueError):
+        return "…"
 
 
 class IllegalMove(Exception):

@@ -55,7 +55,7 @@ def test_bad_ruleset_gets_a_clean_error(tmp_path, case):
 def test_malformed_log_json_gets_a_clean_error(tmp_path):
     (tmp_path / "game.json").write_text('{"format": "regnum-log/1", "ruleset": ', encoding="utf-8")
     result = regnum("replay", "game.json", cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "Traceback" not in result.stdout + result.stderr
     assert "game.json:1:39: invalid JSON" in result.stderr
 
@@ -83,6 +83,6 @@ def test_a_log_of_another_version_of_the_ruleset_is_refused_unless_asked(tmp_pat
            "players": 2, "seed": 0, "moves": []}
     (tmp_path / "game.json").write_text(json.dumps(log), encoding="utf-8")
     result = regnum("replay", "game.json", cwd=tmp_path)
-    assert result.returncode == 1 and "ruleset_hash" in result.stderr
+    assert result.returncode == 2 and "ruleset_hash" in result.stderr
     result = regnum("replay", "game.json", "--any-version", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -302,19 +302,19 @@ def test_replay_a_log(tmp_path, log_dict, finished_game):
     assert data["moves"] == finished_game.move_count and data["is_over"] is True
 
 
-def test_replay_malformed_json_exits_1(tmp_path):
-    result = run("replay", write_json(tmp_path, '{"ruleset": '), code=1)
+def test_replay_malformed_json_exits_2(tmp_path):
+    result = run("replay", write_json(tmp_path, '{"ruleset": '), code=2)
     assert "invalid JSON" in result.stderr
 
 
 def test_replay_a_log_with_a_bad_field_names_the_field(tmp_path, log_dict):
     log_dict["players"] = "four"
-    result = run("replay", write_json(tmp_path, log_dict), code=1)
+    result = run("replay", write_json(tmp_path, log_dict), code=2)
     assert "players" in result.stderr
 
 
 def test_replay_a_log_that_is_not_an_object(tmp_path):
-    run("replay", write_json(tmp_path, [1, 2, 3]), code=1)
+    run("replay", write_json(tmp_path, [1, 2, 3]), code=2)
 
 
 def test_replay_an_illegal_move_names_its_index(tmp_path, log_dict):

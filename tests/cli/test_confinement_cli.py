@@ -141,7 +141,7 @@ def test_a_log_naming_a_file_is_refused_unread(tree, field, value):
     log = {"format": "regnum-log/1", "ruleset": "kings_road", "ruleset_hash": regnum.load("kings_road").hash,
            "variant": None, "players": 2, "seed": 0, "moves": [], field: value}
     write_log(tree / "game", log)
-    result = run("replay", "game/game.json", code=1)
+    result = run("replay", "game/game.json", code=2)
     assert result.stderr == (f"game/game.json: log field '{field}': '{value}' is neither a ruleset name nor a "
                              f".rules path\n{LOG_NAMES}\n")
 
@@ -150,7 +150,7 @@ def test_a_log_naming_a_file_is_refused_unread(tree, field, value):
 def test_a_log_naming_a_rules_file_outside_is_refused(tree, value):
     (tree / "game" / "SECRET.rules").symlink_to(tree / "secret.rules")
     write_log(tree / "game", dash_log(tree, variant=value))
-    result = run("replay", "game/game.json", code=1)
+    result = run("replay", "game/game.json", code=2)
     link = f" (it is a link to {(tree / 'secret.rules').resolve()})" if value == "SECRET" else ""
     assert result.stderr == (f"game/game.json: log field 'variant': '{value}' is outside the log's folder and "
                              f"the rules path{link}\n{LOG_NAMES}\n")
@@ -161,7 +161,7 @@ def test_a_log_names_its_variant_found_beside_it_or_through_the_rules_path(tree)
     assert (data["ruleset"], data["variant"]) == ("dash", "long")
     (tree / "logs").mkdir()
     write_log(tree / "logs", data)
-    result = run("replay", "logs/game.json", code=1)
+    result = run("replay", "logs/game.json", code=2)
     assert result.stderr == ("logs/game.json: log field 'variant': no ruleset 'long' found: looked for long.rules "
                              "in logs and the bundled rulesets\n"
                              "hint: pass the ruleset with --ruleset, or its folder with --rules-path\n")
@@ -186,11 +186,11 @@ def test_a_log_whose_hash_differs_is_refused_naming_both(tree):
     write_log(tree / "game", {**data, "ruleset_hash": "0123456789abcdef"})
     actual = regnum.load(tree / "game" / "long.rules", rules_path=[tree / "bases"]).hash
     assert actual == data["ruleset_hash"]
-    result = run("replay", "game/game.json", "--rules-path", "bases", code=1)
+    result = run("replay", "game/game.json", "--rules-path", "bases", code=2)
     assert result.stderr == ("game/game.json: log field 'ruleset_hash': the log was made with rules of hash "
                              f"0123456789abcdef; game/long.rules has hash {actual}\n"
                              "hint: replay it anyway with --any-version, or pass the right rules with --ruleset\n")
-    failure = json.loads(run("replay", "game/game.json", "--rules-path", "bases", "--json", code=1).stdout)
+    failure = json.loads(run("replay", "game/game.json", "--rules-path", "bases", "--json", code=2).stdout)
     assert failure["error"]["kind"] == "ruleset_hash"
     run("replay", "game/game.json", "--rules-path", "bases", "--any-version")
 
@@ -221,7 +221,7 @@ def test_a_log_of_a_bundled_ruleset_whose_hash_differs_names_both(tree):
            "players": 2, "seed": 0, "moves": []}
     write_log(tree, log)
     bundled = regnum.load("kings_road")
-    result = run("replay", "game.json", code=1)
+    result = run("replay", "game.json", code=2)
     assert result.stderr.startswith("game.json: log field 'ruleset_hash': the log was made with rules of hash "
                                     f"0123456789abcdef; ")
     assert result.stderr.split("\n")[0].endswith(f"kings_road.rules has hash {bundled.hash}")

@@ -107,14 +107,14 @@ def test_replay_of_a_log_for_one_seat_checks_the_rules_it_names(tmp_path, full_l
     data["ruleset_hash"] = "0123456789abcdef"
     path = tmp_path / "seat1.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = run("replay", path, code=1)
+    result = run("replay", path, code=2)
     assert result.stderr.startswith(f"{path}: log field 'ruleset_hash': the log was made with rules of "
                                     "hash 0123456789abcdef; ")
     assert run("replay", path, "--any-version").stdout.startswith(f"{path}: a log for seat 1 of kings_road")
     data.update(ruleset_hash=regnum.load("kings_road").hash, seed=4)
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = run("replay", path, code=1)
-    assert result.stderr == (f"{path}: invalid log: log field 'seat': Value error, a log written for one seat "
+    result = run("replay", path, code=2)
+    assert result.stderr == (f"{path}: invalid log: log field 'seat': a log written for one seat "
                              "holds no seed: it would let that seat recompute every hidden draw\n")
 
 

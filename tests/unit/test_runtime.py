@@ -167,11 +167,11 @@ def test_log_bad_field(kings_road, played, field, value, named):
 
 
 @pytest.mark.parametrize("index, change, named", [
-    (3, {"player": -1}, "moves.3.player"),
-    (4, {"player": "P1"}, "moves.4.player"),
-    (5, {"action": ""}, "moves.5.action"),
-    (6, {"args": ["card"]}, "moves.6.args"),
-    (7, {"extra": True}, "moves.7.extra"),
+    (3, {"player": -1}, "moves[3].player"),
+    (4, {"player": "P1"}, "moves[4].player"),
+    (5, {"action": ""}, "moves[5].action"),
+    (6, {"args": ["card"]}, "moves[6].args"),
+    (7, {"extra": True}, "moves[7].extra"),
 ])
 def test_log_bad_move_record(kings_road, played, index, change, named):
     log = json.loads(json.dumps(played[1]))
@@ -182,7 +182,7 @@ def test_log_bad_move_record(kings_road, played, index, change, named):
 def test_log_move_without_action(kings_road, played):
     log = json.loads(json.dumps(played[1]))
     del log["moves"][2]["action"]
-    assert "'moves.2.action'" in log_error(kings_road, log)
+    assert "'moves[2].action'" in log_error(kings_road, log)
 
 
 def test_log_of_another_ruleset(kings_road, played):

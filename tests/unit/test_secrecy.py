@@ -137,19 +137,19 @@ def test_log_for_refuses_a_seat_that_is_not_at_the_table(picked):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"seed": 7}, "log field 'seat': Value error, a log written for one seat holds no seed: it would let "
+    ({"seed": 7}, "log field 'seat': a log written for one seat holds no seed: it would let "
                   "that seat recompute every hidden draw"),
-    ({"seat": 2}, "log field 'seat': Value error, seat 2 is not a seat of a 2-player game"),
+    ({"seat": 2}, "log field 'seat': seat 2 is not a seat of a 2-player game"),
     ({"moves": [{"player": 1, "hidden": True}]},
-     "log field 'seat': Value error, move #0 of seat 1 is hidden from seat 1 itself"),
+     "log field 'seat': move #0 of seat 1 is hidden from seat 1 itself"),
     ({"moves": [{"player": 0, "hidden": True, "action": "pick"}]},
-     "log field 'moves.0.action': Value error, a hidden move keeps only its player: no action, no args"),
+     "log field 'moves[0].action': a hidden move keeps only its player: no action, no args"),
     ({"moves": [{"player": 0, "hidden": True, "args": {"card": "x"}}]},
-     "log field 'moves.0.args': Value error, a hidden move keeps only its player: no action, no args"),
+     "log field 'moves[0].args': a hidden move keeps only its player: no action, no args"),
     ({"moves": [{"player": 0}]},
-     "log field 'moves.0.action': Value error, a move names its action (only a hidden move has none)"),
-    ({"view": None}, "log field 'view': Value error, a log written for seat 1 holds that seat's observation"),
-    ({"seat": None}, "log field 'seat': Value error, a full log needs its seed (only a log written for one "
+     "log field 'moves[0].action': a move names its action (only a hidden move has none)"),
+    ({"view": None}, "log field 'view': a log written for seat 1 holds that seat's observation"),
+    ({"seat": None}, "log field 'seat': a full log needs its seed (only a log written for one "
                      "seat has none)"),
 ])
 def test_a_malformed_log_for_one_seat_is_refused_naming_the_field(kings_road, change, message):
@@ -166,11 +166,11 @@ def test_a_full_log_may_not_hide_a_move_nor_hold_a_view(kings_road):
     data = json.loads(kings_road.new_game(players=2, seed=7).log.to_json())
     with pytest.raises(regnum.LogError) as err:
         regnum.Log.from_json(dict(data, moves=[{"player": 0, "hidden": True}]))
-    assert str(err.value) == ("log field 'seat': Value error, hidden moves belong in a log written for one "
+    assert str(err.value) == ("log field 'seat': hidden moves belong in a log written for one "
                               "seat, which names it")
     with pytest.raises(regnum.LogError) as err:
         regnum.Log.from_json(dict(data, view={}))
-    assert str(err.value).startswith("log field 'view.ruleset': Field required")
+    assert str(err.value).startswith("log field 'view.ruleset': missing")
 
 
 def test_a_seats_view_reads_as_that_seat_saw_the_game(kings_road):

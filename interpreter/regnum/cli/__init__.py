@@ -1,7 +1,7 @@
 """The ``regnum`` command line: check, list, play, simulate, replay and bench rulesets; redact logs.
 
 Exit codes: 0 ok; 1 a ruleset, log or game failure (an illegal move, a stuck game); 2 a usage
-error (click's own). Whatever the user types, the answer is a message, never a traceback:
+error (click's own) or a log or saved game that cannot be loaded. Whatever the user types, the answer is a message, never a traceback:
 errors the user can cause are printed cleanly on stderr; anything else is reported as an
 internal error (set ``REGNUM_DEBUG=1`` to see its traceback). With ``--json`` a command prints
 exactly one JSON object on stdout and nothing else there.
@@ -31,7 +31,7 @@ def cli() -> None:
 
     Every command takes a RULESET: a path to a .rules file (a game or a variant) or the name
     of a bundled ruleset (see `regnum list`). Exit codes: 0 ok, 1 a ruleset, log or game
-    failure, 2 a usage error.
+    failure, 2 a usage error or a log that cannot be loaded.
 
     \b
     Example:

@@ -31,6 +31,8 @@ def describe_error(err: BaseException) -> str | None:
         return str(err)
     if isinstance(err, api_error("IllegalMove")):
         return f"error: {err}"
+    if isinstance(err, api_error("StateError")):
+        return f"error: invalid saved game: {err}"
     if isinstance(err, api_error("LogError")):
         return f"error: invalid log: {err}"
     if isinstance(err, api_error("OptionError")):
@@ -65,8 +67,24 @@ def fail(message: str) -> NoReturn:
     raise click.exceptions.Exit(1)
 
 
+INPUT_EXIT = 2
+
+
+def fail_input(message: str) -> NoReturn:
+    """Print message on stderr and exit 2: a log or saved game that cannot be loaded (malformed,
+    over a limit, of other rules) is bad input, told apart from a game that went wrong (1)."""
+    click.echo(safe(message), err=True)
+    raise click.exceptions.Exit(INPUT_EXIT)
+
+
+def exit_code(err: BaseException) -> int:
+    """2 for a log or saved game that cannot be loaded, 1 for any other failure."""
+    return INPUT_EXIT if isinstance(err, api_error("LogError")) else 1
+
+
 class RegnumGroup(click.Group):
-    """Turns every error a user can cause into a message on stderr and exit code 1."""
+    """Turns every error a user can cause into a message on stderr and exit code 1 (2 for a
+    log or saved game that cannot be loaded)."""
 
     def invoke(self, ctx: click.Context):
         try:
@@ -86,4 +104,4 @@ class RegnumGroup(click.Group):
                     "this is a bug in regnum; set REGNUM_DEBUG=1 to see the traceback"
                 )
             click.echo(safe(message), err=True)
-            raise click.exceptions.Exit(1) from None
+            raise click.exceptions.Exit(exit_code(err)) from None

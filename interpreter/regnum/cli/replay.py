@@ -21,22 +21,36 @@ from ..simulate import ruleset_label
 from .. import confine
 from .common import (chosen_limits, echo, limit_flag, load_ruleset, make_console, rules_path,
                      rules_path_flag, standings, standings_table)
-from .errors import api_error, fail, validation_message
+from ..engine.saved import STATE_FORMAT
+from ..log import read_json
+from .errors import INPUT_EXIT, api_error, fail, fail_input, validation_message
 
 
 def _read_log(log_file: Path) -> tuple[dict, object]:
-    text = log_file.read_text(encoding="utf-8")
+    """(the JSON object, the Log) of a log file, or (the object, None) for a saved game, which
+    game_from_json checks whole. A log is a stranger's file: its size is checked before it is
+    read, its depth before it is parsed."""
+    limits = chosen_limits() or regnum.Limits()
+    size = log_file.stat().st_size
+    if size > limits.json_bytes:   # before reading it into memory
+        fail_input(f"{log_file}: invalid log: the log is {size:_} bytes; {limits.hint('json_bytes')}")
+    text = log_file.read_bytes()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        fail(f"{log_file}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}")
+        data = read_json(text, "log", limits=limits)
+    except api_error("LogError") as err:
+        where = getattr(err, "json_error", None)
+        if where is not None:
+            fail_input(f"{log_file}:{where.lineno}:{where.colno}: invalid JSON: {where.msg}")
+        fail_input(f"{log_file}: invalid log: {err}")
     if not isinstance(data, dict):
-        fail(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
+        fail_input(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
+    if data.get("format") == STATE_FORMAT:   # a saved game: checked whole by game_from_json
+        return data, None
     try:
-        return data, regnum.Log.from_json(data)
+        return data, regnum.Log.from_json(data, limits)
     except (api_error("LogError"), ValidationError, ValueError, TypeError) as err:
         detail = validation_message(err) if isinstance(err, ValidationError) else str(err)
-        fail(f"{log_file}: invalid log: {detail}")
+        fail_input(f"{log_file}: invalid log: {detail}")
 
 
 def _rules_of(log_file: Path, data: dict, ruleset: str | None, any_version: bool, as_json: bool):
@@ -51,15 +65,16 @@ def _rules_of(log_file: Path, data: dict, ruleset: str | None, any_version: bool
 
 
 def _json_failure(kind: str, message: str, **details) -> None:
-    """With --json a failure is still one JSON object on stdout (and exit code 1)."""
+    """With --json a failure is still one JSON object on stdout (exit code 1 for an illegal
+    move, 2 for a log or saved game that cannot be loaded or whose rules are refused)."""
     click.echo(json.dumps({"ok": False, "error": {"kind": kind, "message": message, **details}}))
-    raise SystemExit(1)
+    raise SystemExit(1 if kind == "illegal_move" else INPUT_EXIT)
 
 
 def _refuse(as_json: bool, kind: str, message: str, hint: str | None) -> NoReturn:
     if as_json:
         _json_failure(kind, message, **({"hint": hint} if hint else {}))
-    fail(message + (f"\nhint: {hint}" if hint else ""))
+    fail_input(message + (f"\nhint: {hint}" if hint else ""))
 
 
 def _logged_rules(log_file: Path, data: dict, any_version: bool, as_json: bool):
@@ -105,7 +120,17 @@ def _replayed(log_file: Path, data: dict, rules, any_version: bool, as_json: boo
     except api_error("LogError") as err:
         if as_json:
             _json_failure("invalid_log", str(err))
-        fail(f"{log_file}: invalid log: {err}")
+        fail_input(f"{log_file}: invalid log: {err}")
+
+
+def _load_saved_game(log_file: Path, rules, data: dict, as_json: bool):
+    """A saved game (`Game.to_json()`): checked field by field, then against its own moves."""
+    try:
+        return rules.game_from_json(data)
+    except api_error("LogError") as err:   # StateError
+        if as_json:
+            _json_failure("invalid_saved_game", str(err))
+        fail_input(f"{log_file}: invalid saved game: {err}")
 
 
 @click.command()
@@ -122,10 +147,12 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     Replays every move of LOG_JSON (written by `regnum play --log`, a fuzz failure or the
     Python API) against the ruleset the log names (its variant, if any), or --ruleset. A name
     in the log is looked for as NAME.rules beside the log, then in each --rules-path folder,
-    then among the bundled rulesets; the first whose hash is the log's is replayed. Exits 1
-    with "move #N: reason" at the first illegal move, with the offending field when the log
-    is malformed, and when the rules it names are not found or not the ones it was made with
-    (--any-version replays it anyway).
+    then among the bundled rulesets; the first whose hash is the log's is replayed. A saved
+    game (`Game.to_json()`) is accepted too: it is checked field by field and against its
+    moves. Exits 1 with "move #N: reason" at the first illegal move, and 2 with the offending
+    field when the log or saved game cannot be loaded (malformed, over a limit) or when the
+    rules it names are refused, not found or not the ones it was made with (--any-version
+    replays it anyway).
 
     A log written for one seat (`regnum play --log-for`, `regnum log redact`) holds neither
     the seed nor the moves hidden from that seat, so it cannot be re-verified: replay checks
@@ -138,13 +165,16 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     """
     data, log = _read_log(log_file)
     path, rules = _rules_of(log_file, data, ruleset, any_version, as_json)
-    if log.seat is not None:
+    if log is None:
+        game = _load_saved_game(log_file, rules, data, as_json)
+    elif log.seat is not None:
         _seat_view(log_file, log, rules, path, as_json, any_version)
         return
-    game = _replayed(log_file, data, rules, any_version, as_json)
+    else:
+        game = _replayed(log_file, data, rules, any_version, as_json)
     if as_json:
         outcome = {"ok": True, "ruleset": ruleset_label(rules, path), "players": len(game.scores),
-                   "seed": getattr(log, "seed", None), "moves": game.move_count,
+                   "seed": game.seed, "moves": game.move_count,
                    "is_over": game.is_over, "scores": list(game.scores),
                    "winners": list(game.winners) if game.is_over else []}
         click.echo(json.dumps(outcome))
@@ -162,7 +192,7 @@ def _seat_view(log_file: Path, log, rules, path: Path, as_json: bool, any_versio
     except api_error("LogError") as err:
         if as_json:
             _json_failure("invalid_log", str(err))
-        fail(f"{log_file}: invalid log: {err}")
+        fail_input(f"{log_file}: invalid log: {err}")
     seat, view = log.seat, log.view
     hidden = sum(1 for move in log.moves if move.hidden)
     if as_json:
@@ -221,6 +251,8 @@ def redact(log_file: Path, seat: int, output: Path | None, ruleset: str | None, 
       regnum log redact game.json --seat 1 -o game.seat1.json
     """
     data, log = _read_log(log_file)
+    if log is None:
+        fail_input(f"{log_file}: this is a saved game, not a log: redact the game's log (`regnum play --log`)")
     if seat >= log.players:
         raise click.BadParameter(f"the log's game has seats 0–{log.players - 1}, not {seat}",
                                  param_hint="'--seat'")

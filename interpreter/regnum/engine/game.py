@@ -9,14 +9,14 @@ from __future__ import annotations
 import json
 
 from .. import rng
-from ..log import Log, LogMove, LogResult
+from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, to_move, waiting_stack
+from .saved import STATE_FORMAT
 from .state import State, Table, canonical_json
 
-STATE_FORMAT = "regnum-state/1"
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 
 
@@ -134,8 +134,8 @@ class Game:
         """The full record of the game (seed and every move): it sees everything, so hand a
         seat `log_for(seat)` instead."""
         result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
-        return Log(ruleset=self.model.name, ruleset_hash=self.model.hash, variant=self.model.variant,
-                   players=self.players, seed=self.seed, options=self.options,
+        return Log(format=LOG_FORMAT, ruleset=self.model.name, ruleset_hash=self.model.hash,
+                   variant=self.model.variant, players=self.players, seed=self.seed, options=self.options,
                    moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
                    result=result)
 
@@ -214,6 +214,8 @@ class Game:
         chosen = None
         for name, args, env in self._candidates(move.player):
             if name == move.action and args == move.args:
+                if not _same(args, move.args):
+                    raise _not_same(move, args, self.model.actions[name])
                 chosen = env
                 break
         if chosen is None:
@@ -462,83 +464,58 @@ def _check_shape(move: Move) -> None:
     if not isinstance(move.args, dict) or not all(isinstance(k, str) for k in move.args):
         raise IllegalMove(move, f"'args' must be an object of named arguments, not {move.args!r}",
                           "move.args")
+    for name, value in move.args.items():
+        if type(value) not in _SCALARS:
+            try:
+                json_value(value, (name,))
+            except BadValue as err:
+                raise IllegalMove(move, f"argument '{field_path(err.where)}': {err.reason}",
+                                  f"move.args.{name}") from None
 
 
-def _field(data: dict, name: str, kind, check=None, what: str = ""):
-    from ..log import LogError
-    if name not in data:
-        raise LogError(f"state field '{name}' is missing")
-    value = data[name]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-        raise LogError(f"state field '{name}': expected {what or kind.__name__}, got {value!r}")
-    if check is not None and not check(value):
-        raise LogError(f"state field '{name}': {what} expected, got {value!r}")
-    return value
+_SCALARS = (str, int, bool, type(None))
 
 
-def game_from_dict(ruleset, data) -> Game:
-    from ..log import LogError
-    model = ruleset.model
-    if not isinstance(data, dict):
-        raise LogError(f"a saved game must be a JSON object, not {type(data).__name__}")
-    if data.get("format") != STATE_FORMAT:
-        raise LogError(f"state field 'format': expected {STATE_FORMAT!r}, got {data.get('format')!r}")
-    if data.get("ruleset") != model.name:
-        raise LogError(f"state field 'ruleset': this game is of {data.get('ruleset')!r}, not {model.name!r}")
-    if data.get("variant") != model.variant:
-        raise LogError(f"state field 'variant': this game is of {data.get('variant') or 'the base game'}, "
-                       f"not {model.variant or 'the base game'}")
-    players = _field(data, "players", int, lambda n: model.min_players <= n <= model.max_players,
-                     f"a player count in {model.min_players}–{model.max_players}")
-    seed = _field(data, "seed", int)
-    moves = _field(data, "moves", list)
-    raw = _field(data, "state", dict)
+def _same(a, b) -> bool:
+    """Equal and of the same JSON types all the way down: Python finds True == 1 and 2.0 == 2,
+    a game must not (the move would be written back as `true`, not `1`)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _not_same(move: Move, args: dict, action) -> IllegalMove:
+    """The refusal of a move whose arguments equal a legal move's only by Python's lax `==`."""
+    name = next(k for k in args if not _same(args[k], move.args[k]))
+    wanted, given = json.dumps(args[name]), json.dumps(move.args[name])
+    kind = {int: "a whole number", bool: "true or false", str: "a text"}.get(type(args[name]))
+    param = next(p for p in action.params if p.name == name)
+    return IllegalMove(move, f"argument '{name}' must be {f'{kind} ({wanted})' if kind else wanted}, "
+                       f"not {given}", f"{action.name}.{name}", str(param.span))
+
+
+def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
+    """A saved game (its JSON text, bytes or dict), checked as engine/saved.py says; raises
+    StateError naming the field path. check_moves=False skips the last check (the state its
+    moves give), for positions built by hand that the caller trusts."""
+    from . import saved as checks
+    record, raw = checks.parse(ruleset, data)
+    checks.check(ruleset, record)
     try:
-        state = State.from_dict(raw)
-        parsed = [Move.from_dict(m) for m in moves]
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise LogError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None
-    _check_state(model, state, players)
-    return Game(ruleset, players, seed, state, parsed, {}, [])
+        state = State.from_dict(raw["state"])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:  # a gap in check()
+        from ..log import StateError
+        raise StateError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None
+    moves = [Move(m.player, m.action, dict(m.args)) for m in record.moves]
+    checks.invariants(Game(ruleset, record.players, record.seed, state, moves, {}, []))
+    if check_moves:
+        state = checks.replayed(ruleset, record, raw["state"])._state
+    return Game(ruleset, record.players, record.seed, state, moves, {}, [])
 
 
-def _check_state(model, state: State, players: int) -> None:
-    """Reject a saved state that does not fit the ruleset, naming what is wrong."""
-    from ..log import LogError
-    if len(state.pvars) != players:
-        raise LogError(f"state field 'state.player_vars': {len(state.pvars)} rows for {players} players")
-    if set(state.tables) != set(model.tables):
-        odd = sorted(set(state.tables) ^ set(model.tables))[0]
-        raise LogError(f"state field 'state.tables': variable {odd!r} does not fit this ruleset")
-    for name, table in model.tables.items():
-        if not isinstance(state.tables[name], dict) or set(state.tables[name]) != set(table.keys):
-            raise LogError(f"state field 'state.tables.{name}': its indexes do not fit this ruleset")
-    known = {key for fam in model.zones.values() for i, key in fam.keys.items()
-             if not (fam.index == "player" and i >= players)}
-    if set(state.zones) != known:
-        odd = sorted(set(state.zones) ^ known)[0]
-        raise LogError(f"state field 'state.zones': zone {odd!r} does not fit this ruleset")
-    seen = set()
-    for key, ids in state.zones.items():
-        for piece in ids:
-            if type(piece) is not int or not 0 <= piece < len(state.pieces) or piece in seen:
-                raise LogError(f"state field 'state.zones.{key}': {piece!r} is not a piece of this game")
-            seen.add(piece)
-    if len(seen) != len(state.pieces):
-        raise LogError("state field 'state.pieces': some pieces are in no zone")
-    stacks = [state.flow["main"]] + [t["stack"] for t in state.flow["threads"] or ()]
-    for stack in stacks:
-        for frame in stack:
-            if frame[0] not in model.codes or not 0 <= frame[1] <= len(model.codes[frame[0]].ops):
-                raise LogError(f"state field 'state.flow': {frame[0]!r} at step {frame[1]} is not "
-                               "a place in this ruleset")
-
-
-def game_from_json(ruleset, text: str) -> Game:
-    from ..log import LogError
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LogError(f"the saved game is not valid JSON: {err.msg} at line {err.lineno} "
-                       f"column {err.colno}") from None
-    return game_from_dict(ruleset, data)
+def game_from_json(ruleset, text: "str | bytes") -> Game:
+    return game_from_dict(ruleset, text)

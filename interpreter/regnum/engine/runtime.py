@@ -127,6 +127,11 @@ class Ctx:
     def create_many(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
         if type(n) is not int or n < 0:
             raise EvalError(f"create: the number of pieces must be 0 or more, not {n!r}")
+        if "#" in label:
+            # Moves name a piece by its label, and pieces that share a label but differ by
+            # `label#id`: with '#' kept out of labels, no two of those names can be equal.
+            raise EvalError(f"create: the label {label!r} contains '#', which moves use to tell "
+                            "pieces with the same label apart; choose a label without it")
         for _ in range(n):
             self.create_piece(piece_type, values, label, key)
 

@@ -1,0 +1,387 @@
+"""Loading a saved game (`Game.to_json()`) that a stranger may have written or edited.
+
+A saved game is checked in four steps, each refusing with a StateError that names the field
+path (`state.pieces[12].owner`):
+
+1. its shape, by pydantic models with strict types (`SavedGame`): the format, every field
+   present with a value of its JSON type, no `true` or `2.0` where a whole number belongs;
+2. against the ruleset: the seats, the declared variables with values of their declared types,
+   the zones, every piece in exactly one zone with each declared field of its type, the places
+   in the flow, and the counts;
+3. the ruleset's invariants;
+4. against its own moves: a saved game records every move that made it, so the moves are
+   replayed from its seed and options and the result must be the state written. Steps 1–3
+   catch what is malformed and say where; only this one makes the promise that matters —
+   a state that is accepted is one the game can reach, so it plays on exactly as the game it
+   was saved from (no type the runtime does not expect, no loop counter or seat in a
+   suspended rule that the rules could never have put there). Its cost is a replay, paid
+   once at load.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from .state import canonical_json
+from ..log import BadValue, LogMove, StateError, check_depth, first_error, json_value, read_json
+
+STATE_FORMAT = "regnum-state/1"
+
+Frame = tuple[StrictStr, StrictInt, dict[StrictStr, Any]]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SavedThread(_Strict):
+    player: StrictInt = Field(ge=0)
+    stack: list[Frame]
+
+
+class SavedFlow(_Strict):
+    main: list[Frame]
+    threads: list[SavedThread] | None
+
+
+class SavedPiece(BaseModel):
+    """A piece: its type and label, then its declared fields (checked against the ruleset)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: StrictStr
+    label: StrictStr
+
+
+class SavedState(_Strict):
+    vars: dict[StrictStr, Any]
+    player_vars: list[dict[StrictStr, Any]]
+    tables: dict[StrictStr, dict[StrictStr, Any]]
+    zones: dict[StrictStr, list[StrictInt]]
+    pieces: list[SavedPiece]
+    flow: SavedFlow
+    rng: StrictInt = Field(ge=0, lt=2 ** 64)
+    revealed: list[StrictInt]
+    moves: StrictInt = Field(ge=0)
+
+
+class SavedGame(_Strict):
+    """The JSON of `Game.to_json()`: `regnum-state/1`."""
+
+    format: Literal["regnum-state/1"]   # STATE_FORMAT
+    ruleset: StrictStr
+    ruleset_hash: StrictStr
+    variant: StrictStr | None
+    players: StrictInt
+    seed: StrictInt
+    moves: list[LogMove]
+    state: SavedState
+
+
+def parse(ruleset, data) -> tuple[SavedGame, dict]:
+    """Step 1: the saved game's JSON (text, bytes or dict) as a SavedGame, and as read."""
+    limits = ruleset.limits
+    if isinstance(data, (str, bytes)):
+        data = read_json(data, "saved game", StateError, limits)
+    else:
+        check_depth(data, "saved game", StateError, limits)
+    if not isinstance(data, dict):
+        raise StateError(f"a saved game must be a JSON object, not {type(data).__name__}")
+    if "format" not in data:
+        raise StateError(f"state field 'format': missing (a saved game says which format it "
+                         f"follows: {STATE_FORMAT!r})")
+    try:
+        return SavedGame.model_validate(data), data
+    except ValidationError as err:
+        where, message = first_error(err)
+        raise StateError(f"state field '{where}': {message}") from None
+
+
+def _fail(path: str, message: str):
+    raise StateError(f"state field '{path}': {message}")
+
+
+def _types(ruleset):
+    """The declared type of every variable and piece field, read from the program once per
+    ruleset (the compiled model keeps no types: the runtime never needs them)."""
+    cached = getattr(ruleset, "_saved_types", None)
+    if cached is None:
+        cached = ruleset._saved_types = _Types(ruleset)
+    return cached
+
+
+class _Types:
+    def __init__(self, ruleset):
+        program, model = ruleset.program, ruleset.model
+        self.model = model
+        self.number = ruleset.limits.number
+        self.vars: dict = {}
+        self.pvars: dict = {}
+        self.tables: dict = {}
+        for decl in program.of_kind("var"):
+            if decl.index is None:
+                self.vars[decl.name] = decl.type
+            elif decl.per_player:
+                self.pvars[decl.name] = decl.type
+            else:
+                self.tables[decl.name] = decl.type
+        for decl in program.of_kind("option"):
+            self.vars[decl.name] = decl.type
+        self.pvars.setdefault("score", _INT)
+        self.fields = {decl.name: {f.name: f.type for f in decl.fields}
+                       for decl in program.of_kind("piece")}
+        self.enums = {decl.name: {m for m, _ in decl.members} for decl in program.of_kind("enum")}
+        self.cells = {name: set(board.cells) for name, board in model.boards.items()}
+
+    def check(self, ref, value, path: str, pieces: list, players: int) -> None:
+        """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
+        if value is None:
+            if ref.optional:
+                return
+            _fail(path, f"a value of type {ref} is expected, not null")
+        if ref.item is not None:
+            if type(value) is not list:
+                _fail(path, f"a list ({ref}) is expected, not {_short(value)}")
+            for i, item in enumerate(value):
+                self.check(ref.item, item, f"{path}[{i}]", pieces, players)
+            return
+        name = ref.name
+        kind = type(value)
+        if name == "int":
+            if kind is not int:
+                _fail(path, f"a whole number is expected, not {_short(value)}")
+            if not -self.number < value < self.number:
+                _fail(path, f"{value} is beyond the limit of numbers (±{self.number:_})")
+        elif name == "bool":
+            if kind is not bool:
+                _fail(path, f"true or false is expected, not {_short(value)}")
+        elif name == "str":
+            if kind is not str:
+                _fail(path, f"a text is expected, not {_short(value)}")
+        elif name == "player":
+            if kind is not int or not 0 <= value < players:
+                _fail(path, f"a seat (0–{players - 1}) is expected, not {_short(value)}")
+        elif name == "piece" or name in self.fields:
+            if kind is not int or not 0 <= value < len(pieces):
+                _fail(path, f"a piece (an id 0–{len(pieces) - 1}) is expected, not {_short(value)}")
+            if name != "piece" and pieces[value].type != name:
+                _fail(path, f"a {name} is expected, not piece {value} (a {pieces[value].type})")
+        elif name in self.cells:
+            if kind is not str or value not in self.cells[name]:
+                _fail(path, f"a cell of board '{name}' is expected, not {_short(value)}")
+        elif name in self.enums:
+            if kind is not str or value not in self.enums[name]:
+                _fail(path, f"one of {', '.join(sorted(self.enums[name]))} is expected, "
+                      f"not {_short(value)}")
+        else:  # a type the checker let through: only JSON values
+            _json(value, path)
+
+
+class _IntRef:
+    name, item, optional = "int", None, False
+
+    def __str__(self) -> str:
+        return "int"
+
+
+_INT = _IntRef()
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _json(value, path: str) -> None:
+    try:
+        json_value(value)
+    except BadValue as err:
+        where = path + "".join(f"[{p}]" if type(p) is int else f".{p}" for p in err.where)
+        raise StateError(f"state field '{where}': {err.reason}") from None
+
+
+def check(ruleset, saved: SavedGame) -> None:
+    """Step 2: the saved game against the ruleset."""
+    model = ruleset.model
+    if saved.ruleset != model.name:
+        _fail("ruleset", f"this game is of {saved.ruleset!r}, not {model.name!r}")
+    if saved.variant != model.variant:
+        _fail("variant", f"this game is of {saved.variant or 'the base game'}, "
+              f"not {model.variant or 'the base game'}")
+    players = saved.players
+    if not model.min_players <= players <= model.max_players:
+        _fail("players", f"a player count in {model.min_players}–{model.max_players} is expected, "
+              f"not {players}")
+    for i, move in enumerate(saved.moves):
+        if move.player >= players:
+            _fail(f"moves[{i}].player", f"seats of this game are 0–{players - 1}, not {move.player}")
+    types = _types(ruleset)
+    state = saved.state
+    pieces = state.pieces
+    if state.moves != len(saved.moves):
+        _fail("state.moves", f"{state.moves} moves counted, but the game lists {len(saved.moves)}")
+
+    _names("state.vars", state.vars, types.vars)
+    for name, value in state.vars.items():
+        types.check(types.vars[name], value, f"state.vars.{name}", pieces, players)
+    if len(state.player_vars) != players:
+        _fail("state.player_vars", f"{len(state.player_vars)} rows for {players} players")
+    for p, row in enumerate(state.player_vars):
+        _names(f"state.player_vars[{p}]", row, types.pvars)
+        for name, value in row.items():
+            types.check(types.pvars[name], value, f"state.player_vars[{p}].{name}", pieces, players)
+    _names("state.tables", state.tables, types.tables)
+    for name, values in state.tables.items():
+        table = model.tables[name]
+        _names(f"state.tables.{name}", values, {str(k): None for k in table.keys}, "index")
+        for index, value in values.items():
+            types.check(types.tables[name], value, f"state.tables.{name}.{index}", pieces, players)
+
+    for i, piece in enumerate(pieces):
+        path = f"state.pieces[{i}]"
+        fields = types.fields.get(piece.type)
+        if fields is None:
+            _fail(f"{path}.type", f"{piece.type!r} is not a piece type of this ruleset "
+                  f"({', '.join(sorted(types.fields)) or 'none'})")
+        if "#" in piece.label:
+            _fail(f"{path}.label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
+        given = piece.__pydantic_extra__ or {}
+        _names(path, given, fields, "field")
+        for name, value in given.items():
+            types.check(fields[name], value, f"{path}.{name}", pieces, players)
+
+    known = {key for fam in model.zones.values() for i, key in fam.keys.items()
+             if not (fam.index == "player" and i >= players)}
+    _names("state.zones", state.zones, dict.fromkeys(known), "zone")
+    seen: set = set()
+    for key, ids in state.zones.items():
+        for j, piece in enumerate(ids):
+            if not 0 <= piece < len(pieces):
+                _fail(f"state.zones.{key}[{j}]", f"{piece} is not a piece of this game "
+                      f"(ids 0–{len(pieces) - 1})")
+            if piece in seen:
+                _fail(f"state.zones.{key}[{j}]", f"piece {piece} is in two zones, or twice in one")
+            seen.add(piece)
+    if len(seen) != len(pieces):
+        missing = min(set(range(len(pieces))) - seen)
+        _fail(f"state.pieces[{missing}]", "this piece is in no zone")
+    for j, piece in enumerate(state.revealed):
+        if not 0 <= piece < len(pieces):
+            _fail(f"state.revealed[{j}]", f"{piece} is not a piece of this game")
+    if len(set(state.revealed)) != len(state.revealed) or state.revealed != sorted(state.revealed):
+        _fail("state.revealed", "the ids must be distinct and in increasing order")
+
+    flow = state.flow
+    stacks = [("state.flow.main", flow.main)]
+    if flow.threads is not None:
+        owners = [t.player for t in flow.threads]
+        for k, thread in enumerate(flow.threads):
+            if thread.player >= players or owners.count(thread.player) > 1:
+                _fail(f"state.flow.threads[{k}].player", f"{thread.player} is not a seat of its own "
+                      f"(seats 0–{players - 1}, one thread each)")
+            stacks.append((f"state.flow.threads[{k}].stack", thread.stack))
+    for where, stack in stacks:
+        for k, (name, pc, local) in enumerate(stack):
+            code = model.codes.get(name)
+            if code is None or not 0 <= pc <= len(code.ops):
+                _fail(f"{where}[{k}]", f"{name!r} at step {pc} is not a place in this ruleset")
+            _json(local, f"{where}[{k}][2]")
+            if "$asked" in local or "$actions" in local:
+                _check_ask(f"{where}[{k}][2]", local, k == len(stack) - 1, players, model)
+
+
+def _check_ask(path: str, local: dict, top: bool, players: int, model) -> None:
+    """A frame waiting for a decision: a seat, and actions of this ruleset, on top of its stack."""
+    if not top or "$asked" not in local or "$actions" not in local:
+        _fail(path, "only the innermost frame of a stack waits for a decision, with $asked and $actions")
+    seat = local["$asked"]
+    if type(seat) is not int or not 0 <= seat < players:
+        _fail(f"{path}.$asked", f"a seat (0–{players - 1}) is expected, not {_short(seat)}")
+    actions = local["$actions"]
+    if type(actions) is not list or not actions or any(a not in model.actions for a in actions):
+        _fail(f"{path}.$actions", f"a list of actions of this ruleset is expected, not {_short(actions)}")
+
+
+_LABEL_RULE = "a label is a text without '#', which moves use to tell pieces apart"
+
+
+def _names(path: str, given: dict, declared: dict, what: str = "variable") -> None:
+    """The names present are exactly the names declared."""
+    for name in given:
+        if name not in declared:
+            _fail(f"{path}.{name}", f"this ruleset has no {what} {name!r} here")
+    if len(given) != len(declared):
+        missing = sorted(n for n in declared if n not in given)[0]
+        _fail(f"{path}.{missing}", "missing")
+
+
+def invariants(game) -> None:
+    """Step 3: every invariant of the ruleset holds in the state."""
+    from ..diagnostics import RulesetError
+    try:
+        failed = game.check_invariants()
+    except RulesetError as err:
+        first = err.diagnostics[0] if getattr(err, "diagnostics", None) else err
+        raise StateError(f"the state cannot be checked against its invariants: "
+                         f"{getattr(first, 'message', first)}") from None
+    if failed:
+        raise StateError(f"the state breaks invariant {failed[0]}")
+
+
+def replayed(ruleset, saved: SavedGame, raw: dict):
+    """Step 4: the game its moves give, which must be the state written."""
+    from ..diagnostics import RulesetError
+    from ..moves import IllegalMove, Move
+    from .game import Game, OptionError
+    options = {name: saved.state.vars[name] for name in ruleset.model.options}
+    try:
+        game = Game.start(ruleset, saved.players, saved.seed, False, options)
+    except OptionError as err:
+        raise StateError(f"state field 'state.vars': {err}") from None
+    except RulesetError as err:
+        raise StateError(f"the game cannot be set up again from its seed and options: "
+                         f"{_first(err)}") from None
+    for i, record in enumerate(saved.moves):
+        try:
+            game.play(Move(record.player, record.action, dict(record.args)))
+        except IllegalMove as err:
+            raise StateError(f"state field 'moves[{i}]': {err.reason}") from None
+        except RulesetError as err:
+            raise StateError(f"state field 'moves[{i}]': replaying it fails: {_first(err)}") from None
+    mine = json.loads(canonical_json(game._state.to_dict()))
+    where = _difference(raw, mine, "state")
+    if where is not None:
+        path, theirs, ours = where
+        raise StateError(f"state field '{path}': {_short(theirs)} is not what the game's "
+                         f"{len(saved.moves)} moves give ({_short(ours)})")
+    return game
+
+
+def _first(err) -> str:
+    diagnostics = getattr(err, "diagnostics", None)
+    return diagnostics[0].message if diagnostics else str(err)
+
+
+def _difference(a, b, path: str):
+    """The first place where two JSON values differ: (path, a's value, b's value), or None."""
+    stack = [(a, b, path)]
+    while stack:
+        x, y, where = stack.pop()
+        if type(x) is not type(y):
+            return where, x, y
+        if type(x) is dict:
+            if set(x) != set(y):
+                odd = sorted(set(x) ^ set(y))[0]
+                return f"{where}.{odd}", x.get(odd), y.get(odd)
+            stack.extend((x[k], y[k], f"{where}.{k}") for k in sorted(x, reverse=True))
+        elif type(x) is list:
+            if len(x) != len(y):
+                return where, x, y
+            stack.extend((x[i], y[i], f"{where}[{i}]") for i in range(len(x) - 1, -1, -1))
+        elif x != y:
+            return where, x, y
+    return None
+
+
+__all__ = ["STATE_FORMAT", "SavedGame", "parse", "check", "invariants", "replayed"]
