@@ -232,3 +232,65 @@ def test_comparing_large_values_counts_their_items(tmp_path, expression):
         rules.new_game(2)
     assert time.perf_counter() - start < 10
     assert _only(err).message.startswith("more than 2500000 steps")
+
+
+# Each limit a move can hit, with the action that hits it (line 8 of the ruleset below) and a
+# lowered limit that keeps the test quick.
+HITS = {
+    "steps": ("repeat until false:\n        add 1 to n", dict(steps=5_000)),
+    "value_size": ("set l = l + l + l + l + l + l + l + l + l + l + l", dict(value_size=10)),
+    "state_size": ("create 200 token() in pile", dict(state_size=2_000)),
+    "pieces": ("create 200 token() in pile", dict(pieces=100)),
+    "call_depth": ("run deeper()", dict(call_depth=50)),
+    "number": ("set n = n * 1000000 * 1000000 * 1000000 * 1000000", dict()),
+}
+# Where each is reported: the statement that hits it, the rule that recurses, or (for the
+# whole state, measured after the move) the action whose move it was.
+LINE = {"steps": 12, "value_size": 12, "state_size": 11, "pieces": 12, "call_depth": 16, "number": 12}
+HITS_HEAD = """
+piece token:
+    weight: int = 1
+zone pile: public
+flow:
+    repeat until false:
+        ask 0 to go or wait
+action go():
+    {body}
+action wait():
+    add 1 to n
+rule deeper():
+    run deeper()
+"""
+
+
+@pytest.mark.parametrize("limit", sorted(HITS))
+def test_every_limit_a_move_hits_is_located_names_itself_and_changes_nothing(tmp_path, limit):
+    body, lowered = HITS[limit]
+    rules = _load(tmp_path, HITS_HEAD.format(body=body), regnum.Limits(**lowered))
+    game = rules.new_game(2)
+    game.play(regnum.Move(0, "wait", {}))
+    before = game.to_json()
+    with pytest.raises(LimitExceeded) as err:
+        game.play(regnum.Move(0, "go", {}))
+    d = _only(err)
+    assert d.code == "E901" and d.span.file.endswith("growth.rules")
+    assert d.span.line == LINE[limit]
+    assert d.hint == rules.limits.hint(limit)
+    assert game.to_json() == before
+    game.play(regnum.Move(0, "wait", {}))     # the game goes on
+    assert game.evaluate("n") == 4
+
+
+def test_the_moves_limit_stops_listing_and_is_located(tmp_path):
+    rules = _load(tmp_path, """
+    flow:
+        ask 0 to go
+    action go(a in range(0, 50), b in range(0, 50)):
+        pass
+    """, regnum.Limits(moves=1000))
+    game = rules.new_game(2)
+    with pytest.raises(LimitExceeded) as err:
+        game.legal_moves(0)
+    d = _only(err)
+    assert (d.span.line, d.hint) == (7, rules.limits.hint("moves"))
+    assert d.message.startswith("'go' offers more than 1000 moves at once")

@@ -18,7 +18,8 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .state import State, state_size
 
 
-_SMALL = 64   # a stored value longer than this makes the state's size be measured after the step
+_SMALL = 64   # a step that stores more than this (items, characters, pieces' fields) has the
+              # state's size measured after it
 
 
 class _Overflow(Exception):
@@ -41,7 +42,7 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired", "limits", "grew")
+                 "max_steps", "stack", "last_ranking", "fired", "limits", "grew", "added")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -55,7 +56,8 @@ class Ctx:
         self.steps = 0
         self.limits = limits
         self.max_steps = limits.steps
-        self.grew = False          # a large value was stored: the state's size is measured after
+        self.grew = False          # much was stored: the state's size is measured after the step
+        self.added = 0             # roughly what this step stored, counted towards `grew`
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
@@ -99,6 +101,9 @@ class Ctx:
         record = {"type": piece_type, "label": label}
         for name, _, default in self.model.pieces[piece_type].fields:
             record[name] = self.fit(values[name]) if name in values else default
+        self.added += len(record)
+        if self.added > _SMALL:
+            self.grew = True
         piece = len(state.pieces)
         state.pieces.append(record)
         state.where.append(key)
@@ -199,10 +204,11 @@ class Ctx:
                                 self.limits.hint("number"))
         elif kind is list or kind is str or kind is dict:
             size = len(value)
-            if size > _SMALL:
+            self.added += size
+            if self.added > _SMALL:
                 self.grew = True
-                if size > self.limits.value_size:
-                    self.too_big(value, size)
+            if size > self.limits.value_size:
+                self.too_big(value, size)
         return value
 
     def too_big(self, value, size: int, built_by: str = ""):
@@ -225,6 +231,7 @@ class Ctx:
         """After a step that stored a large value: the whole state within its limit."""
         if self.grew:
             self.grew = False
+            self.added = 0
             size = state_size(self.state)
             if size > self.limits.state_size:
                 raise _Overflow(f"the game's state grew to {size} items and characters, past its "
