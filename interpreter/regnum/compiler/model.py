@@ -62,6 +62,11 @@ class PieceType:
     name: str
     fields: list               # [(name, type_text, default closure or None)]
     span: Span
+    size: int = 0              # a record's size with its defaults, but for its label (state_size)
+
+    def __post_init__(self):
+        from ..engine.state import size_of
+        self.size = size_of({"type": self.name, "label": ""} | {n: d for n, _, d in self.fields}) + 1
 
 
 @dataclass

@@ -15,7 +15,7 @@ from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, to_move, waiting_stack
 from .saved import STATE_FORMAT
-from .state import State, Table, canonical_json
+from .state import State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 
@@ -37,6 +37,7 @@ class Game:
         self.narrate = narrate
         self._cache: dict = {}
         self.peak_steps = 0   # the most steps one move, listing or setup took (see docs/limits.md)
+        self._size_bound = None   # a bound on the state's size (Ctx.check_size); None: not known
 
     # ── creation ──
     @classmethod
@@ -46,6 +47,7 @@ class Game:
         ctx = game._ctx(game._state)
         advance(ctx)
         check_size(ctx, game.model.codes["flow"].span)
+        game._size_bound = ctx.size_bound + ctx.added
         return game
 
     @classmethod
@@ -73,12 +75,21 @@ class Game:
         state._owned = set(state.zones)
         ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
         game.peak_steps = ctx.steps
+        # The pieces the setup created are counted in ctx.added; the variables' first values
+        # were never stored through Ctx.fit, so they are measured once here.
+        ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + size_of(state.tables)
         check_size(ctx, model.codes["setup"].span)
+        game._size_bound = ctx.size_bound + ctx.added
         state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
         return game
 
     def _ctx(self, state: State) -> Ctx:
-        return Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
+        ctx = Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
+        bound = self._size_bound
+        if bound is None and state.flow["main"] is not None and (state.pieces or state.vars):
+            bound = self._size_bound = state_size(self._state)   # a game read from JSON, once
+        ctx.size_bound = bound or 0
+        return ctx
 
     # ── reading ──
     @property
@@ -248,12 +259,14 @@ class Game:
                 state.flow["threads"] = None
             advance(ctx)
             check_size(ctx, action.span)
+            size_bound = ctx.size_bound + ctx.added
         except BaseException:
             del self.events[events_before:]
             self.hits.clear()
             self.hits.update(hits_before)
             raise
         state.moves += 1
+        self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
             self.peak_steps = ctx.steps
         self._state = state
@@ -276,8 +289,10 @@ class Game:
 
     # ── copies and serialisation ──
     def copy(self) -> "Game":
-        return Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
+        game = Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
                     dict(self.hits), list(self.events), self.narrate, self.limits)
+        game._size_bound = self._size_bound
+        return game
 
     def to_dict(self) -> dict:
         return {

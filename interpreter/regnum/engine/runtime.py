@@ -15,11 +15,9 @@ from ..compiler.native import locate
 from ..compiler.statements import ASK, END, SPAWN
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .state import State, state_size
+from .state import State, size_of, state_size
 
 
-_SMALL = 64   # a step that stores more than this (items, characters, pieces' fields) has the
-              # state's size measured after it
 
 
 class _Overflow(Exception):
@@ -42,7 +40,7 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired", "limits", "grew", "added")
+                 "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -56,8 +54,11 @@ class Ctx:
         self.steps = 0
         self.limits = limits
         self.max_steps = limits.steps
-        self.grew = False          # much was stored: the state's size is measured after the step
-        self.added = 0             # roughly what this step stored, counted towards `grew`
+        # The state's size is at most size_bound + added: what it measured (or was bounded by)
+        # before this step, plus every item, character and piece field stored since. Only when
+        # that bound passes the limit is the state measured (see check_size).
+        self.size_bound = 0
+        self.added = 0
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
@@ -99,11 +100,10 @@ class Ctx:
         if len(state.pieces) >= self.limits.pieces:
             raise _Overflow(f"more than {self.limits.pieces} pieces created (runaway growth?)", self.limits.hint("pieces"))
         record = {"type": piece_type, "label": label}
-        for name, _, default in self.model.pieces[piece_type].fields:
+        kind = self.model.pieces[piece_type]
+        for name, _, default in kind.fields:
             record[name] = self.fit(values[name]) if name in values else default
-        self.added += len(record)
-        if self.added > _SMALL:
-            self.grew = True
+        self.added += kind.size + len(label)   # given values were counted by fit
         piece = len(state.pieces)
         state.pieces.append(record)
         state.where.append(key)
@@ -204,9 +204,13 @@ class Ctx:
                                 self.limits.hint("number"))
         elif kind is list or kind is str or kind is dict:
             size = len(value)
-            self.added += size
-            if self.added > _SMALL:
-                self.grew = True
+            # Texts and flat lists count their length; maps, and lists of lists or maps (a
+            # list's items share one type), are measured, so that the bound does not fall
+            # short of the state's real size.
+            if kind is str or (kind is list and not (size and type(value[0]) in (list, dict))):
+                self.added += size + 1
+            else:
+                self.added += size_of(value)
             if size > self.limits.value_size:
                 self.too_big(value, size)
         return value
@@ -228,11 +232,12 @@ class Ctx:
             self.runaway()
 
     def check_size(self) -> None:
-        """After a step that stored a large value: the whole state within its limit."""
-        if self.grew:
-            self.grew = False
-            self.added = 0
+        """After a step: the whole state within its limit. Measured only when the bound on its
+        size (see __init__) passes the limit, so that a step costs nothing more in a game far
+        from it."""
+        if self.size_bound + self.added > self.limits.state_size:
             size = state_size(self.state)
+            self.size_bound, self.added = size, 0
             if size > self.limits.state_size:
                 raise _Overflow(f"the game's state grew to {size} items and characters, past its "
                                 f"limit of {self.limits.state_size} (runaway growth?)", self.limits.hint("state_size"))
