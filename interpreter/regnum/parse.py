@@ -234,6 +234,11 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
 
 
 MAX_SYNTAX_ERRORS = 20
+RECOVERY_BYTES = 1_000_000
+"""Characters parsed again, at most, to find more syntax errors after the first: each search
+reparses the whole file, so twenty of them in a file of megabytes would take minutes. A small
+file is searched for all its errors; a large one for as many as this allows (and at least
+the first is always reported)."""
 
 
 def parse_text(text: str, file: str, start: str = "start") -> Tree:
@@ -256,9 +261,13 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
     found: list[Diagnostic] = []
     tried: dict[int, int] = {}
     changed: set[int] = set()
+    reparsed = -len(text)   # the first parse is free
     while len(found) < MAX_SYNTAX_ERRORS:
         try:
             source = "\n".join(lines)
+            reparsed += len(source)
+            if reparsed > max(RECOVERY_BYTES, len(text)):
+                break
             parser().options.postlex.text = source
             tree = parser().parse(source, start=start)
         except UnexpectedInput as err:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import resources
+from .build import room_to_recurse
 from .check import check_program
 from .compiler import compile_program
 from .diagnostics import Diagnostic, RulesetError, render_all
@@ -96,12 +97,14 @@ def load(path_or_name: str | Path, limits: Limits | None = None) -> Ruleset:
         from .source import Span
         raise RulesetError([Diagnostic("E000", "error", str(err), Span(str(path_or_name), 0, 0, 0, 0))]) from None
     try:
-        program = load_program(path)
-        diagnostics = list(program.diagnostics) + check_program(program)
-        errors = [d for d in diagnostics if d.is_error]
-        if errors:
-            raise RulesetError(sorted(diagnostics, key=_order))
-        model = compile_program(program)
+        with room_to_recurse(limits):
+            program = load_program(path, limits=limits)
+        with room_to_recurse(limits, len(program.decls)):
+            diagnostics = list(program.diagnostics) + check_program(program)
+            errors = [d for d in diagnostics if d.is_error]
+            if errors:
+                raise RulesetError(sorted(diagnostics, key=_order))
+            model = compile_program(program)
     except RecursionError:
         from .source import Span
         raise RulesetError([Diagnostic("E005", "error", "the ruleset nests expressions or blocks too "
