@@ -533,7 +533,7 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
 
 def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
-    tree = parse_text(text, file)
+    tree = parse_text(text, file, limits=limits)
     _check_depth(tree, file, limits)
     builder = _Builder(file)
     decls = builder.transform(tree)

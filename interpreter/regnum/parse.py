@@ -16,6 +16,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import resources
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
+from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .source import SourceRegistry, Span
 
 
@@ -35,9 +36,34 @@ class _Indentation(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
     text = ""               # the text being parsed (set by parse_text), to see what follows a line break
+    nesting = 200           # how deep blocks may nest (set by parse_text from the limits)
 
     def process(self, stream):
-        return super().process(_join_continued_lines(stream, self.text, self.tab_len))
+        return _bounded(super().process(_join_continued_lines(stream, self.text, self.tab_len)),
+                        self.nesting)
+
+
+class _TooDeep(Exception):
+    """Blocks nested past the limit, found while lexing: the rest of the file is not parsed."""
+
+    def __init__(self, token: Token):
+        super().__init__()
+        self.token = token
+
+
+def _bounded(stream, limit: int):
+    """The tokens, stopping at the first block nested deeper than `limit`. The depth check
+    after parsing (build.py) would find it too, but only once the whole file is parsed;
+    found here, a file of 10,000 nested blocks is refused at its 201st line."""
+    depth = 0
+    for token in stream:
+        if token.type == "_INDENT":
+            depth += 1
+            if depth > limit:
+                raise _TooDeep(token)
+        elif token.type == "_DEDENT":
+            depth -= 1
+        yield token
 
 
 _NEXT_WORD = re.compile(r"[ \t]*(//|==|!=|<=|>=|[-+*%<>]|[A-Za-z_]\w*)")
@@ -241,7 +267,7 @@ file is searched for all its errors; a large one for as many as this allows (and
 the first is always reported)."""
 
 
-def parse_text(text: str, file: str, start: str = "start") -> Tree:
+def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFAULT_LIMITS) -> Tree:
     """Parse a whole file (or, with start="expr", one expression).
 
     A file with syntax errors is reported whole: after each error the offending line (and
@@ -269,9 +295,12 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
             if reparsed > max(RECOVERY_BYTES, len(text)):
                 break
             parser().options.postlex.text = source
+            parser().options.postlex.nesting = limits.nesting
             tree = parser().parse(source, start=start)
         except UnexpectedInput as err:
             diagnostic = syntax_diagnostic(err, file)
+        except _TooDeep as err:
+            raise RulesetError(found + [_too_deep(err.token, file, limits)]) from None
         except DedentError:
             line = _dedent_line("\n".join(lines))
             diagnostic = Diagnostic("E003", "error", "inconsistent indentation: this line matches no "
@@ -298,6 +327,14 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
             break
         changed |= edited
     raise RulesetError(found)
+
+
+def _too_deep(token: Token, file: str, limits: Limits) -> Diagnostic:
+    line = _next_code_line(file, token.line)
+    column = len(token.value.expandtabs(4)) + 1 if isinstance(token.value, str) else 1
+    return Diagnostic("E005", "error", f"blocks and expressions nest more than {limits.nesting} deep "
+                      "here; move inner parts into a rule, a def or a let",
+                      Span(file, line, column, line, column + 1), limits.hint("nesting"))
 
 
 def _caused_by_recovery(diagnostic: Diagnostic, lines: list[str], changed: set[int], last: int) -> bool:
