@@ -533,9 +533,14 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
 
 def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
-    tree = parse_text(text, file, limits=limits)
-    _check_depth(tree, file, limits)
     builder = _Builder(file)
+
+    def declaration(tree):   # each declaration is built as soon as it is parsed (see parse.py)
+        _check_depth(tree, file, limits)
+        return builder.transform(tree)
+
+    tree = parse_text(text, file, limits=limits, on_declaration=declaration)
+    _check_depth(tree, file, limits)
     decls = builder.transform(tree)
     if builder.errors:
         raise RulesetError(builder.errors)

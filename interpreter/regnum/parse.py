@@ -39,7 +39,11 @@ class _Indentation(Indenter):
     nesting = 200           # how deep blocks may nest (set by parse_text from the limits)
 
     def process(self, stream):
-        return _bounded(super().process(_join_continued_lines(stream, self.text, self.tab_len)),
+        # A fresh indenter per parse: the indenter keeps its state on itself, and a parse may
+        # start inside another (an announce's {…} is parsed while its declaration is built).
+        worker = Indenter.__new__(type(self))
+        Indenter.__init__(worker)
+        return _bounded(Indenter.process(worker, _join_continued_lines(stream, self.text, self.tab_len)),
                         self.nesting)
 
 
@@ -98,8 +102,34 @@ def _join_continued_lines(stream, text: str, tab_len: int):
 @functools.cache
 def parser() -> Lark:
     grammar = (resources.data_dir("grammar") / "regnum.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
-                maybe_placeholders=True, start=["start", "expr"])
+    return _hooked(Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
+                        maybe_placeholders=True, start=["start", "expr"]))
+
+
+# What becomes of each declaration's tree as soon as the parser has it (the innermost parse's
+# hook is last; None: the tree is kept). build.py turns each into its AST there and then, so
+# the Lark tree of the whole file — a hundred and fifty times the size of its text — never
+# exists at once: reading a file costs memory in proportion to its declarations' ASTs.
+_ON_DECLARATION: list = []
+
+
+def _hooked(lark: Lark) -> Lark:
+    try:
+        callbacks = lark.parser.parser.parser.callbacks
+    except AttributeError:   # another Lark inside: trees are built whole, as Lark does
+        return lark
+    for rule, callback in list(callbacks.items()):
+        if rule.origin.name == "declaration":
+            callbacks[rule] = _declaration_callback(callback)
+    return lark
+
+
+def _declaration_callback(callback):
+    def reduce(children):
+        tree = callback(children)
+        hook = _ON_DECLARATION[-1] if _ON_DECLARATION else None
+        return tree if hook is None else hook(tree)
+    return reduce
 
 
 _READABLE = {
@@ -179,11 +209,14 @@ _KEYWORDS = ("game", "import", "players", "const", "enum", "board", "piece", "zo
 
 
 def _hint(err: UnexpectedInput) -> str | None:
+    _ON_DECLARATION.append(None)   # the examples' declarations are not the file's
     try:
         return err.match_examples(lambda text: parser().parse(text, start="start"), SYNTAX_HINTS,
                                   use_accepts=True)
     except Exception:  # a hint is a courtesy: never let it hide the error itself
         return None
+    finally:
+        _ON_DECLARATION.pop()
 
 
 def _expected(err: UnexpectedToken) -> set:
@@ -267,7 +300,8 @@ file is searched for all its errors; a large one for as many as this allows (and
 the first is always reported)."""
 
 
-def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFAULT_LIMITS) -> Tree:
+def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFAULT_LIMITS,
+               on_declaration=None) -> Tree:
     """Parse a whole file (or, with start="expr", one expression).
 
     A file with syntax errors is reported whole: after each error the offending line (and
@@ -288,6 +322,14 @@ def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFA
     tried: dict[int, int] = {}
     changed: set[int] = set()
     reparsed = -len(text)   # the first parse is free
+    _ON_DECLARATION.append(on_declaration)
+    try:
+        return _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed)
+    finally:
+        _ON_DECLARATION.pop()
+
+
+def _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed) -> Tree:
     while len(found) < MAX_SYNTAX_ERRORS:
         try:
             source = "\n".join(lines)
@@ -301,6 +343,8 @@ def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFA
             diagnostic = syntax_diagnostic(err, file)
         except _TooDeep as err:
             raise RulesetError(found + [_too_deep(err.token, file, limits)]) from None
+        except RulesetError as err:   # from on_declaration: a declaration nested too deeply
+            raise RulesetError(found + err.diagnostics) from None
         except DedentError:
             line = _dedent_line("\n".join(lines))
             diagnostic = Diagnostic("E003", "error", "inconsistent indentation: this line matches no "
