@@ -47,8 +47,9 @@ _HOLE = re.compile(r"\{([^{}]*)\}")
 
 
 class _Builder:
-    def __init__(self, file: str):
+    def __init__(self, file: str, limits: Limits = DEFAULT_LIMITS):
         self.file = file
+        self.limits = limits
         self.errors: list[Diagnostic] = []
 
     def transform(self, tree):
@@ -492,13 +493,15 @@ class _Builder:
     def _hole(self, source: str, line: int, column: int):
         try:
             tree = parse_text(source, self.file + "#template", start="expr")
+            _check_depth(tree, self.file + "#template", self.limits)
         except RulesetError as err:
             d = err.diagnostics[0]
             self.errors.append(Diagnostic(d.code, "error", d.message + " (inside '{…}' of an announce text)",
-                                          Span(self.file, line, column, line, column + len(source))))
+                                          Span(self.file, line, column, line, column + len(source)),
+                                          d.hint if d.code == "E005" else None))
             return ast.StrLit(Span(self.file, line, column, line, column + 1), "")
         offset = _Offset(self.file, line, column)
-        return offset.transform(_Builder(self.file).transform(tree))
+        return offset.transform(_Builder(self.file, self.limits).transform(tree))
 
 
 class _Offset:
@@ -524,7 +527,7 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
     """Parse and build one expression (for `Game.evaluate`); raises RulesetError."""
     tree = parse_text(text, file, start="expr")
     _check_depth(tree, file, limits)
-    builder = _Builder(file)
+    builder = _Builder(file, limits)
     node = builder.transform(tree)
     if builder.errors:
         raise RulesetError(builder.errors)
@@ -533,7 +536,7 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
 
 def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
-    builder = _Builder(file)
+    builder = _Builder(file, limits)
 
     def declaration(tree):   # each declaration is built as soon as it is parsed (see parse.py)
         _check_depth(tree, file, limits)
