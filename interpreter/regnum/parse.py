@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import threading
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -110,7 +111,12 @@ def parser() -> Lark:
 # hook is last; None: the tree is kept). build.py turns each into its AST there and then, so
 # the Lark tree of the whole file — a hundred and fifty times the size of its text — never
 # exists at once: reading a file costs memory in proportion to its declarations' ASTs.
-_ON_DECLARATION: list = []
+class _Hooks(threading.local):
+    def __init__(self):
+        self.stack: list = []
+
+
+_HOOKS = _Hooks()   # per thread: two threads may read two rulesets at once
 
 
 def _hooked(lark: Lark) -> Lark:
@@ -127,7 +133,8 @@ def _hooked(lark: Lark) -> Lark:
 def _declaration_callback(callback):
     def reduce(children):
         tree = callback(children)
-        hook = _ON_DECLARATION[-1] if _ON_DECLARATION else None
+        stack = _HOOKS.stack
+        hook = stack[-1] if stack else None
         return tree if hook is None else hook(tree)
     return reduce
 
@@ -209,14 +216,14 @@ _KEYWORDS = ("game", "import", "players", "const", "enum", "board", "piece", "zo
 
 
 def _hint(err: UnexpectedInput) -> str | None:
-    _ON_DECLARATION.append(None)   # the examples' declarations are not the file's
+    _HOOKS.stack.append(None)   # the examples' declarations are not the file's
     try:
         return err.match_examples(lambda text: parser().parse(text, start="start"), SYNTAX_HINTS,
                                   use_accepts=True)
     except Exception:  # a hint is a courtesy: never let it hide the error itself
         return None
     finally:
-        _ON_DECLARATION.pop()
+        _HOOKS.stack.pop()
 
 
 def _expected(err: UnexpectedToken) -> set:
@@ -322,11 +329,11 @@ def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFA
     tried: dict[int, int] = {}
     changed: set[int] = set()
     reparsed = -len(text)   # the first parse is free
-    _ON_DECLARATION.append(on_declaration)
+    _HOOKS.stack.append(on_declaration)
     try:
         return _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed)
     finally:
-        _ON_DECLARATION.pop()
+        _HOOKS.stack.pop()
 
 
 def _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed) -> Tree:

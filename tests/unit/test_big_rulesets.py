@@ -211,3 +211,17 @@ def test_every_reading_limit_is_located_and_names_its_value(tmp_path, name, valu
     assert error.span.file == path and error.span.line >= 1 and error.span.column >= 1
     assert error.hint == f"limit '{name}' is {value}; raise it with --limit {name}=N or regnum.Limits({name}=N)"
     assert str(error.span) in error.render().splitlines()[0]
+
+
+def test_each_declaration_is_handed_over_as_soon_as_it_is_parsed():
+    """So the Lark tree of a whole file never exists at once (its memory is 150 times the text)."""
+    seen: list = []
+
+    def built(tree):
+        seen.append(tree.data)
+        return len(seen)
+
+    tree = parse.parse_text('game g "G"\nplayers 2..2\nconst a = {x: "{y}"}\nflow:\n    pass\n', "hand.rules",
+                            on_declaration=built)
+    assert seen == ["game_decl", "players_decl", "const_decl", "flow_decl"]
+    assert tree.children == [1, 2, 3, 4]
