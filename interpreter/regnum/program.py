@@ -274,8 +274,8 @@ def _count_declarations(program: Program, limits: Limits) -> None:
                                  None), None)
         span = (_name_span(first_over) if first_over is not None
                 else next(iter(program.singletons.values())).span)
-        raise RulesetError([_error("E011", f"the ruleset has {count:_} declarations: too many to check",
-                                   span, limits.hint("declarations"))])
+        raise RulesetError([_error("E011", f"the ruleset has {count:_} declarations with its imports and "
+                                   "base: too many to check", span, limits.hint("declarations"))])
 
 
 def _read_data(module: ast.Module, path: Path, display: str) -> tuple[ast.Module, list[str]]:

@@ -192,9 +192,9 @@ def test_too_many_declarations_are_refused_at_the_first_past_the_limit(tmp_path)
     text = HEAD + "".join(f"const c{i} = {i}\n" for i in range(60)) + "flow:\n    add c0 to total\n"
     path = _write(tmp_path, text)
     [error] = _refusal(path, Limits(declarations=50))
-    # game, players and flow are three; total and c0…c45 make 47 more: c46 is the 51st
+    # game, players and total are three: c47 is the 51st, on line 51 (the rest is not parsed)
     assert (error.code, error.message, str(error.span)) == (
-        "E011", "the ruleset has 64 declarations: too many to check", f"{path}:50:7")
+        "E011", "the ruleset has more than 50 declarations: too many to check", f"{path}:51:1")
     assert error.hint == ("limit 'declarations' is 50; raise it with --limit declarations=N "
                           "or regnum.Limits(declarations=N)")
 
@@ -225,3 +225,16 @@ def test_each_declaration_is_handed_over_as_soon_as_it_is_parsed():
                             on_declaration=built)
     assert seen == ["game_decl", "players_decl", "const_decl", "flow_decl"]
     assert tree.children == [1, 2, 3, 4]
+
+
+def test_declarations_are_counted_with_the_variant_base(tmp_path):
+    _write(tmp_path, HEAD + "".join(f"const c{i} = {i}\n" for i in range(30)) + "flow:\n    pass\n",
+           "base.rules")
+    variant = _write(tmp_path, 'variant more of "base.rules"\n' + "".join(
+        f"const d{i} = {i}\n" for i in range(30)) + "", "more.rules")
+    [error] = _refusal(variant, Limits(declarations=50))
+    # the base holds 34 (game, players, total, c0…c29, flow): with d0…d15 that is 50, and d16
+    # (line 18) is the 51st
+    assert (error.code, error.message, str(error.span)) == (
+        "E011", "the ruleset has 64 declarations with its imports and base: too many to check",
+        f"{variant}:18:7")
