@@ -44,31 +44,24 @@ class _Indentation(Indenter):
         # start inside another (an announce's {…} is parsed while its declaration is built).
         worker = Indenter.__new__(type(self))
         Indenter.__init__(worker)
-        return _bounded(Indenter.process(worker, _join_continued_lines(stream, self.text, self.tab_len)),
-                        self.nesting)
+        worker.nesting = self.nesting
+        return Indenter.process(worker, _join_continued_lines(stream, self.text, self.tab_len))
+
+    def handle_NL(self, token):
+        # Blocks nested past the limit stop the parse at the line too deep: a check after
+        # parsing (build.py) would find them too, but only once the whole file is parsed.
+        yield from super().handle_NL(token)
+        if len(self.indent_level) > self.nesting + 1:
+            raise _TooDeep(token)
 
 
 class _TooDeep(Exception):
-    """Blocks nested past the limit, found while lexing: the rest of the file is not parsed."""
+    """Blocks nested past the limit, found while lexing: the rest of the file is not parsed.
+    `token` is the line break before the line too deep."""
 
     def __init__(self, token: Token):
         super().__init__()
         self.token = token
-
-
-def _bounded(stream, limit: int):
-    """The tokens, stopping at the first block nested deeper than `limit`. The depth check
-    after parsing (build.py) would find it too, but only once the whole file is parsed;
-    found here, a file of 10,000 nested blocks is refused at its 201st line."""
-    depth = 0
-    for token in stream:
-        if token.type == "_INDENT":
-            depth += 1
-            if depth > limit:
-                raise _TooDeep(token)
-        elif token.type == "_DEDENT":
-            depth -= 1
-        yield token
 
 
 _NEXT_WORD = re.compile(r"[ \t]*(//|==|!=|<=|>=|[-+*%<>]|[A-Za-z_]\w*)")
@@ -382,7 +375,7 @@ def _parse_file(text, file, start, limits, lines, found, tried, changed, reparse
 
 def _too_deep(token: Token, file: str, limits: Limits) -> Diagnostic:
     line = _next_code_line(file, token.line)
-    column = len(token.value.expandtabs(4)) + 1 if isinstance(token.value, str) else 1
+    column = len(str(token).rsplit("\n", 1)[-1].expandtabs(4)) + 1
     return Diagnostic("E005", "error", f"blocks and expressions nest more than {limits.nesting} deep "
                       "here; move inner parts into a rule, a def or a let",
                       Span(file, line, column, line, column + 1), limits.hint("nesting"))
