@@ -537,11 +537,14 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
 def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
     builder = _Builder(file, limits)
-    count = 0
+    count = last_line = 0
 
     def declaration(tree):   # each declaration is built as soon as it is parsed (see parse.py)
-        nonlocal count
-        count += 1
+        nonlocal count, last_line
+        line = getattr(tree.meta, "line", 0)
+        if line <= last_line:   # parsed again, after a syntax error: count again from the start
+            count = 0
+        count, last_line = count + 1, line
         if count > limits.declarations:   # refused where it happens, not after parsing the rest
             raise RulesetError([Diagnostic("E011", "error", f"the ruleset has more than "
                                            f"{limits.declarations:_} declarations: too many to check",

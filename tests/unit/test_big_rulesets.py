@@ -238,3 +238,9 @@ def test_declarations_are_counted_with_the_variant_base(tmp_path):
     assert (error.code, error.message, str(error.span)) == (
         "E011", "the ruleset has 64 declarations with its imports and base: too many to check",
         f"{variant}:18:7")
+
+
+def test_declarations_are_not_counted_twice_when_the_file_is_parsed_again(tmp_path):
+    text = HEAD + "".join(f"const c{i} = {i}\n" for i in range(40)) + "const bad = = 1\nflow:\n    pass\n"
+    [error] = _refusal(_write(tmp_path, text), Limits(declarations=50))
+    assert (error.code, error.span.line) == ("E001", 44)
