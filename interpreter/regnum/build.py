@@ -1,16 +1,24 @@
 """Lark tree to AST: the only stage besides parse.py that sees Lark objects.
 
-A Transformer whose method names are the grammar's rule names; each returns
-a node of ast.py carrying the span of the text it came from.
+A builder whose method names are the grammar's rule names; each returns a node of
+ast.py carrying the span of the text it came from. The tree is walked with a stack of
+our own, not Python's (Lark's Transformer recurses once per level): a chain such as
+`a + b + c + …` makes a tree as deep as the chain is long, and reading it must not
+depend on how deep Python may recurse. How deep the result may be is bounded here, once,
+so every later stage can recurse over it safely (see `_check_depth`).
 """
 from __future__ import annotations
 
+import math
 import re
+import sys
+from contextlib import contextmanager
 
-from lark import Token, Transformer, v_args
+from lark import Token, Tree
 
 from . import ast
 from .diagnostics import Diagnostic, RulesetError
+from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .parse import parse_text
 from .source import Span
 
@@ -38,12 +46,31 @@ def _suite(items) -> tuple:
 _HOLE = re.compile(r"\{([^{}]*)\}")
 
 
-@v_args(meta=True)
-class _Builder(Transformer):
-    def __init__(self, file: str):
-        super().__init__()
+class _Builder:
+    def __init__(self, file: str, limits: Limits = DEFAULT_LIMITS):
         self.file = file
+        self.limits = limits
         self.errors: list[Diagnostic] = []
+
+    def transform(self, tree):
+        """The AST of a Lark tree, children first, without recursion."""
+        if not isinstance(tree, Tree):
+            return tree
+        stack = [(tree, iter(tree.children), [])]
+        while True:
+            node, children, done = stack[-1]
+            for child in children:
+                if isinstance(child, Tree):
+                    stack.append((child, iter(child.children), []))
+                    break
+                done.append(child)
+            else:
+                stack.pop()
+                method = getattr(self, node.data, None)
+                value = method(node.meta, done) if method is not None else Tree(node.data, done, node.meta)
+                if not stack:
+                    return value
+                stack[-1][2].append(value)
 
     def sp(self, meta) -> Span:
         return _span(self.file, meta)
@@ -468,13 +495,15 @@ class _Builder(Transformer):
     def _hole(self, source: str, line: int, column: int):
         try:
             tree = parse_text(source, self.file + "#template", start="expr")
+            _check_depth(tree, self.file + "#template", self.limits)
         except RulesetError as err:
             d = err.diagnostics[0]
             self.errors.append(Diagnostic(d.code, "error", d.message + " (inside '{…}' of an announce text)",
-                                          Span(self.file, line, column, line, column + len(source))))
+                                          Span(self.file, line, column, line, column + len(source)),
+                                          d.hint if d.code == "E005" else None))
             return ast.StrLit(Span(self.file, line, column, line, column + 1), "")
         offset = _Offset(self.file, line, column)
-        return offset.transform(_Builder(self.file).transform(tree))
+        return offset.transform(_Builder(self.file, self.limits).transform(tree))
 
 
 class _Offset:
@@ -496,21 +525,127 @@ class _Offset:
         return node
 
 
-def build_expression(text: str, file: str = "<expression>"):
+def build_expression(text: str, file: str = "<expression>", limits: Limits = DEFAULT_LIMITS):
     """Parse and build one expression (for `Game.evaluate`); raises RulesetError."""
     tree = parse_text(text, file, start="expr")
-    builder = _Builder(file)
+    _check_depth(tree, file, limits)
+    builder = _Builder(file, limits)
     node = builder.transform(tree)
     if builder.errors:
         raise RulesetError(builder.errors)
     return node
 
 
-def build_module(text: str, file: str) -> ast.Module:
+def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
-    tree = parse_text(text, file)
-    builder = _Builder(file)
+    builder = _Builder(file, limits)
+    count = last_line = 0
+
+    def declaration(tree):   # each declaration is built as soon as it is parsed (see parse.py)
+        nonlocal count, last_line
+        line = getattr(tree.meta, "line", 0)
+        if line <= last_line:   # parsed again, after a syntax error: count again from the start
+            count = 0
+        count, last_line = count + 1, line
+        if count > limits.declarations:   # refused where it happens, not after parsing the rest
+            raise RulesetError([Diagnostic("E011", "error", f"the ruleset has more than "
+                                           f"{limits.declarations:_} declarations: too many to check",
+                                           _span(file, tree.meta), limits.hint("declarations"))])
+        _check_depth(tree, file, limits)
+        return builder.transform(tree)
+
+    tree = parse_text(text, file, limits=limits, on_declaration=declaration)
+    _check_depth(tree, file, limits)
     decls = builder.transform(tree)
     if builder.errors:
         raise RulesetError(builder.errors)
     return ast.Module(file, decls)
+
+
+# ── how deep a ruleset may nest ──
+
+# Rules whose node opens a level of nesting: a block, and every node of an expression but
+# the parts of one (arguments, entries, a comprehension's `for`, a comparison's operator).
+_BLOCKS = frozenset({"suite"})
+_EXPRESSIONS = frozenset({
+    "if_expr", "or_op", "and_op", "not_op", "compare", "binary", "negate", "attribute", "index",
+    "call", "aggregate", "random_one", "random_many", "int_lit", "str_lit", "true_lit",
+    "false_lit", "none_lit", "name", "list_lit", "list_comp", "map_lit"})
+# Chains written flat: in `a + b + c` or `x.f[0].g` the left operand continues the chain
+# and is not nested in it, though the tree holds it one level down.
+_CHAINS = {"binary": ("binary",), "or_op": ("or_op",), "and_op": ("and_op",),
+           "attribute": ("attribute", "index"), "index": ("attribute", "index")}
+
+COMPILABLE_DEPTH = 200
+"""How deep one expression's tree may be, chains counted: each level becomes a bracket in
+the Python the compiler writes, and Python reads at most 200 nested brackets. A deeper
+expression could never be compiled, so it is refused here with the compiler's own E005,
+before any stage has to walk it."""
+
+
+def _check_depth(tree, file: str, limits: Limits) -> None:
+    """Refuse a ruleset nested deeper than `limits.nesting` (E005, naming the limit), or
+    holding an expression too deep to compile (E005, as the compiler says it); so no later
+    stage meets a tree deeper than these bounds. The walk keeps its own stack and stops at
+    the first place too deep."""
+    if not isinstance(tree, Tree):
+        return
+    limit = limits.nesting
+    # (node, nesting, depth of the expression it is in, that expression's outermost node)
+    stack = [(tree, 0, 0, None)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, nesting, depth, outer = pop()
+        data = node.data
+        if data in _EXPRESSIONS:
+            depth += 1
+            if outer is None:
+                outer = node
+        if nesting > limit or depth > COMPILABLE_DEPTH:
+            raise RulesetError([_too_deep(node, outer, nesting > limit, file, limits)])
+        chain = _CHAINS.get(data, ())
+        for position, child in enumerate(node.children):
+            if not isinstance(child, Tree):
+                continue
+            kind = child.data
+            if kind in _BLOCKS:
+                push((child, nesting + 1, 0, None))
+            elif kind in _EXPRESSIONS and not (position == 0 and kind in chain):
+                push((child, nesting + 1, depth, outer))
+            else:
+                push((child, nesting, depth, outer))
+
+
+def _too_deep(node, outer, nesting: bool, file: str, limits: Limits) -> Diagnostic:
+    if nesting:
+        while node.data in _BLOCKS:     # point at the statement, not at the line break before it
+            node = next(c for c in node.children if isinstance(c, Tree))
+        return Diagnostic("E005", "error", f"blocks and expressions nest more than {limits.nesting} "
+                          "deep here; move inner parts into a rule, a def or a let",
+                          _span(file, node.meta), limits.hint("nesting"))
+    return Diagnostic("E005", "error", "this expression is nested too deeply to compile; split it "
+                      "with let or def", _span(file, outer.meta))
+
+
+@contextmanager
+def room_to_recurse(limits: Limits, declarations: int = 0):
+    """Python recursion enough for the stages after this one to walk any tree the depth check
+    lets through, and any chain of `declarations` declarations referring to each other (a def
+    calling a def calling a def…, each followed by the checker and the compiler). They recurse
+    a few frames per level; blocks nest at most `limits.nesting` deep and, each level being
+    indented one more column, at most sqrt(2 × bytes) deep in one file; an expression is at
+    most COMPILABLE_DEPTH deep. Python's default (1000) is too little for a block 200 deep
+    holding an expression 200 deep. The stages recurse through Python frames, not C ones, so
+    the process stack is not what runs out (a chain of 50,000 defs was tried)."""
+    blocks = min(limits.nesting, math.isqrt(2 * limits.ruleset_bytes) + 1)
+    needed = 1000 + 5 * (blocks + COMPILABLE_DEPTH) + 10 * declarations
+    before = sys.getrecursionlimit()
+    if needed <= before:
+        yield
+        return
+    sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if sys.getrecursionlimit() == needed:
+            sys.setrecursionlimit(before)

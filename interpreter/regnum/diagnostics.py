@@ -6,6 +6,8 @@ was misspelt, a suggestion taken from the symbol table.
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -59,9 +61,39 @@ def render_all(diagnostics: Iterable[Diagnostic]) -> str:
     return "\n\n".join(d.render() for d in diagnostics)
 
 
+# Comparisons "did you mean" may still make while checking one ruleset (None: no bound).
+# Each unknown name is compared with every known one: thousands of mistakes in a ruleset of
+# thousands of names would cost minutes, so past this many the hints stop; errors do not.
+_SUGGESTIONS: ContextVar[list[int] | None] = ContextVar("suggestions", default=None)
+SUGGESTION_BUDGET = 300_000
+
+
+@contextmanager
+def suggestion_budget(comparisons: int = SUGGESTION_BUDGET):
+    token = _SUGGESTIONS.set([comparisons])
+    try:
+        yield
+    finally:
+        _SUGGESTIONS.reset(token)
+
+
+def suggesting() -> bool:
+    """Whether did_you_mean may still compare (so a caller can spare gathering candidates)."""
+    budget = _SUGGESTIONS.get()
+    return budget is None or budget[0] > 0
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known name, or None when nothing is close."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    if not suggesting():
+        return None
+    candidates = sorted(set(candidates))
+    budget = _SUGGESTIONS.get()
+    if budget is not None:
+        budget[0] -= len(candidates)
+        if budget[0] < 0:
+            return None
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import threading
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -16,6 +17,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import resources
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
+from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .source import SourceRegistry, Span
 
 
@@ -35,9 +37,31 @@ class _Indentation(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
     text = ""               # the text being parsed (set by parse_text), to see what follows a line break
+    nesting = 200           # how deep blocks may nest (set by parse_text from the limits)
 
     def process(self, stream):
-        return super().process(_join_continued_lines(stream, self.text, self.tab_len))
+        # A fresh indenter per parse: the indenter keeps its state on itself, and a parse may
+        # start inside another (an announce's {…} is parsed while its declaration is built).
+        worker = Indenter.__new__(type(self))
+        Indenter.__init__(worker)
+        worker.nesting = self.nesting
+        return Indenter.process(worker, _join_continued_lines(stream, self.text, self.tab_len))
+
+    def handle_NL(self, token):
+        # Blocks nested past the limit stop the parse at the line too deep: a check after
+        # parsing (build.py) would find them too, but only once the whole file is parsed.
+        yield from super().handle_NL(token)
+        if len(self.indent_level) > self.nesting + 1:
+            raise _TooDeep(token)
+
+
+class _TooDeep(Exception):
+    """Blocks nested past the limit, found while lexing: the rest of the file is not parsed.
+    `token` is the line break before the line too deep."""
+
+    def __init__(self, token: Token):
+        super().__init__()
+        self.token = token
 
 
 _NEXT_WORD = re.compile(r"[ \t]*(//|==|!=|<=|>=|[-+*%<>]|[A-Za-z_]\w*)")
@@ -72,8 +96,40 @@ def _join_continued_lines(stream, text: str, tab_len: int):
 @functools.cache
 def parser() -> Lark:
     grammar = (resources.data_dir("grammar") / "regnum.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
-                maybe_placeholders=True, start=["start", "expr"])
+    return _hooked(Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
+                        maybe_placeholders=True, start=["start", "expr"]))
+
+
+# What becomes of each declaration's tree as soon as the parser has it (the innermost parse's
+# hook is last; None: the tree is kept). build.py turns each into its AST there and then, so
+# the Lark tree of the whole file — a hundred and fifty times the size of its text — never
+# exists at once: reading a file costs memory in proportion to its declarations' ASTs.
+class _Hooks(threading.local):
+    def __init__(self):
+        self.stack: list = []
+
+
+_HOOKS = _Hooks()   # per thread: two threads may read two rulesets at once
+
+
+def _hooked(lark: Lark) -> Lark:
+    try:
+        callbacks = lark.parser.parser.parser.callbacks
+    except AttributeError:   # another Lark inside: trees are built whole, as Lark does
+        return lark
+    for rule, callback in list(callbacks.items()):
+        if rule.origin.name == "declaration":
+            callbacks[rule] = _declaration_callback(callback)
+    return lark
+
+
+def _declaration_callback(callback):
+    def reduce(children):
+        tree = callback(children)
+        stack = _HOOKS.stack
+        hook = stack[-1] if stack else None
+        return tree if hook is None else hook(tree)
+    return reduce
 
 
 _READABLE = {
@@ -153,11 +209,14 @@ _KEYWORDS = ("game", "import", "players", "const", "enum", "board", "piece", "zo
 
 
 def _hint(err: UnexpectedInput) -> str | None:
+    _HOOKS.stack.append(None)   # the examples' declarations are not the file's
     try:
         return err.match_examples(lambda text: parser().parse(text, start="start"), SYNTAX_HINTS,
                                   use_accepts=True)
     except Exception:  # a hint is a courtesy: never let it hide the error itself
         return None
+    finally:
+        _HOOKS.stack.pop()
 
 
 def _expected(err: UnexpectedToken) -> set:
@@ -234,9 +293,15 @@ def syntax_diagnostic(err: UnexpectedInput, file: str) -> Diagnostic:
 
 
 MAX_SYNTAX_ERRORS = 20
+RECOVERY_BYTES = 1_000_000
+"""Characters parsed again, at most, to find more syntax errors after the first: each search
+reparses the whole file, so twenty of them in a file of megabytes would take minutes. A small
+file is searched for all its errors; a large one for as many as this allows (and at least
+the first is always reported)."""
 
 
-def parse_text(text: str, file: str, start: str = "start") -> Tree:
+def parse_text(text: str, file: str, start: str = "start", limits: Limits = DEFAULT_LIMITS,
+               on_declaration=None) -> Tree:
     """Parse a whole file (or, with start="expr", one expression).
 
     A file with syntax errors is reported whole: after each error the offending line (and
@@ -256,13 +321,30 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
     found: list[Diagnostic] = []
     tried: dict[int, int] = {}
     changed: set[int] = set()
+    reparsed = -len(text)   # the first parse is free
+    _HOOKS.stack.append(on_declaration)
+    try:
+        return _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed)
+    finally:
+        _HOOKS.stack.pop()
+
+
+def _parse_file(text, file, start, limits, lines, found, tried, changed, reparsed) -> Tree:
     while len(found) < MAX_SYNTAX_ERRORS:
         try:
             source = "\n".join(lines)
+            reparsed += len(source)
+            if reparsed > max(RECOVERY_BYTES, len(text)):
+                break
             parser().options.postlex.text = source
+            parser().options.postlex.nesting = limits.nesting
             tree = parser().parse(source, start=start)
         except UnexpectedInput as err:
             diagnostic = syntax_diagnostic(err, file)
+        except _TooDeep as err:
+            raise RulesetError(found + [_too_deep(err.token, file, limits)]) from None
+        except RulesetError as err:   # from on_declaration: a declaration nested too deeply
+            raise RulesetError(found + err.diagnostics) from None
         except DedentError:
             line = _dedent_line("\n".join(lines))
             diagnostic = Diagnostic("E003", "error", "inconsistent indentation: this line matches no "
@@ -289,6 +371,14 @@ def parse_text(text: str, file: str, start: str = "start") -> Tree:
             break
         changed |= edited
     raise RulesetError(found)
+
+
+def _too_deep(token: Token, file: str, limits: Limits) -> Diagnostic:
+    line = _next_code_line(file, token.line)
+    column = len(str(token).rsplit("\n", 1)[-1].expandtabs(4)) + 1
+    return Diagnostic("E005", "error", f"blocks and expressions nest more than {limits.nesting} deep "
+                      "here; move inner parts into a rule, a def or a let",
+                      Span(file, line, column, line, column + 1), limits.hint("nesting"))
 
 
 def _caused_by_recovery(diagnostic: Diagnostic, lines: list[str], changed: set[int], last: int) -> bool:

@@ -15,6 +15,7 @@ import dataclasses
 from . import ast, confine, datafiles, resources
 from .build import build_module
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
+from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 
 # Declaration kinds that live in the one global namespace of a ruleset.
 NAMED_KINDS = ("const", "enum", "board", "piece", "zone", "var", "def", "phase", "rule",
@@ -44,7 +45,19 @@ class Program:
     cheap_ops: dict[int, tuple] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list:
-        return [d for d in self.decls.values() if d.kind == kind]
+        """The declarations of a kind, in order. Kept by kind after the first call: the
+        compiler asks once per expression, and a scan each time is quadratic in the ruleset."""
+        cache = self.__dict__.get("_by_kind")
+        if cache is None or cache[0] != len(self.decls):
+            by_kind: dict[str, list] = {}
+            for decl in self.decls.values():
+                by_kind.setdefault(decl.kind, []).append(decl)
+            cache = self.__dict__["_by_kind"] = (len(self.decls), by_kind)
+        return list(cache[1].get(kind, ()))
+
+    def changed(self) -> None:
+        """Forget what of_kind keeps (called whenever `decls` changes)."""
+        self.__dict__.pop("_by_kind", None)
 
     def get(self, name: str, kind: str | None = None):
         decl = self.decls.get(name)
@@ -121,6 +134,7 @@ class _Collector:
         if existing is not None and replace:
             self._forget_members(existing)
         p.decls[decl.name] = decl
+        p.changed()
         if imported:
             p.imported.add(decl.name)
         if decl.kind == "enum":
@@ -167,6 +181,7 @@ class _Collector:
             return
         self._forget_members(target)
         del p.decls[key]
+        p.changed()
         p.imported.discard(key)
 
 
@@ -177,11 +192,14 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] = ()) -> Program:
+def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] = (),
+                 limits: Limits = DEFAULT_LIMITS, _named_at=None) -> Program:
     """Read a ruleset (or a variant of one) with its imports into one Program.
 
     `search` is the rules path (confine.rules_path): the folders besides the file's own and
-    the bundled rulesets where a variant's base and a data file may be found."""
+    the bundled rulesets where a variant's base and a data file may be found. `_named_at` is
+    the span that named this file (a variant's `of "base"`): a base too large to read is
+    reported there, where the reader can act on it."""
     path = Path(path)
     from .source import Span
 
@@ -191,7 +209,7 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
         raise RulesetError([_error("E000", f"{path} is not a ruleset file (.rules)",
                                    Span(str(path), 0, 0, 0, 0), "a ruleset file's name ends in .rules")])
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
+        text = read_ruleset(path, limits, _named_at)
     except UnicodeDecodeError as err:
         raise RulesetError([_error("E000", f"cannot read ruleset: it is not UTF-8 text (byte "
                                    f"{err.start}: {err.object[err.start:err.start + 1]!r})",
@@ -200,7 +218,7 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
         raise RulesetError([_error("E000", f"cannot read ruleset: {err.strerror or err}",
                                    Span(str(path), 0, 0, 0, 0))]) from None
     display = _display_path(path)
-    module, data_digests = _read_data(build_module(text, display), path, display, search)
+    module, data_digests = _read_data(build_module(text, display, limits), path, display, search)
     digest = hashlib.sha256((text + "".join(data_digests)).encode()).hexdigest()[:16]
     variants = [d for d in module.decls if isinstance(d, ast.VariantDecl)]
     variant = variants[0] if variants else None
@@ -221,7 +239,7 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
             raise RulesetError([_error("E505", "variant bases form a cycle: " + " → ".join(
                 p.name for p in chain + (base_path.resolve(),)), _name_span(variant, variant.name),
                 "a variant's base must be a ruleset, or a variant of one, that does not lead back here")])
-        program = load_program(base_path, chain, search)
+        program = load_program(base_path, chain, search, limits, variant.span)
         program.path = display
         program.variant = variant.name
         program.text_hash = hashlib.sha256((program.text_hash + digest).encode()).hexdigest()[:16]
@@ -231,6 +249,7 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
         _apply(program, module, patch=False)
     if not _chain:
         program.text_hash = _with_imports(program)
+        _count_declarations(program, limits)
     return program
 
 
@@ -241,6 +260,44 @@ def _with_imports(program: Program) -> str:
         return program.text_hash
     texts = "".join(f"{name}:{digest}" for name, digest in sorted(program.stdlib_digests.items()))
     return hashlib.sha256((program.text_hash + texts).encode()).hexdigest()[:16]
+
+
+def read_ruleset(path: Path, limits: Limits = DEFAULT_LIMITS, named_at=None) -> str:
+    """The text of a ruleset file, refused (E010) before it is read when it is larger than
+    the limit: its size is checked first, and no more than the limit and one byte is ever
+    read (a file may grow, or report no size, as /proc files do). Raises OSError and
+    UnicodeDecodeError as reading a text file does."""
+    from .source import Span
+    limit = limits.ruleset_bytes
+    size = path.stat().st_size
+    data = b""
+    if size <= limit:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    if size > limit or len(data) > limit:
+        where = named_at or Span(_display_path(path), 1, 1, 1, 2)
+        what = f"is {size:_} bytes long" if size > limit else f"is longer than {limit:_} bytes"
+        named = f" '{path.name}'" if named_at is not None else ""
+        raise RulesetError([_error("E010", f"the ruleset{named} {what}: too large to read",
+                                   where, limits.hint("ruleset_bytes"))])
+    # as a text-mode read does: no byte-order mark, and every line break is "\n"
+    text = data.decode("utf-8-sig")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _count_declarations(program: Program, limits: Limits) -> None:
+    """E011 when the ruleset, its imports and its bases together hold more declarations than
+    the limit: each costs the checker and the compiler work, so their number is bounded, not
+    only the bytes. Reported at the first declaration past the limit."""
+    count = len(program.decls) + len(program.singletons)
+    if count > limits.declarations:
+        from itertools import islice
+        first_over = next(islice(program.decls.values(), max(limits.declarations - len(program.singletons), 0),
+                                 None), None)
+        span = (_name_span(first_over) if first_over is not None
+                else next(iter(program.singletons.values())).span)
+        raise RulesetError([_error("E011", f"the ruleset has {count:_} declarations with its imports and "
+                                   "base: too many to check", span, limits.hint("declarations"))])
 
 
 def _read_data(module: ast.Module, path: Path, display: str, search: tuple[Path, ...] = ()

@@ -32,18 +32,42 @@ NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
 class SourceRegistry:
-    """Remembers the text of every loaded file so diagnostics can quote it."""
+    """Remembers the text of every loaded file so diagnostics can quote it.
+
+    A file is split into lines once, at its first quotation, not once per diagnostic: a
+    ruleset with thousands of warnings would otherwise cost time quadratic in its size.
+    Lines end at "\n" only (a "\r" before it is dropped), as the parser counts them, so the
+    quoted line is the one a diagnostic's line number means."""
 
     _texts: dict[str, str] = {}
+    _lines: dict[str, list[str]] = {}
 
     @classmethod
     def remember(cls, file: str, text: str) -> None:
         cls._texts[file] = text
+        cls._lines.pop(file, None)
+
+    @classmethod
+    def lines(cls, file: str) -> list[str] | None:
+        """Every line of a remembered file (split once, then kept)."""
+        lines = cls._lines.get(file)
+        if lines is None:
+            text = cls._texts.get(file)
+            if text is None:
+                return None
+            lines = cls._lines[file] = _split(text)
+        return lines
 
     @classmethod
     def line(cls, file: str, line: int) -> str | None:
-        text = cls._texts.get(file)
-        if text is None or line < 1:
+        lines = cls.lines(file) if line >= 1 else None
+        if lines is None or line > len(lines):
             return None
-        lines = text.splitlines()
-        return lines[line - 1] if line <= len(lines) else None
+        return lines[line - 1]
+
+
+def _split(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()   # the break that ends the last line does not start another
+    return [line[:-1] if line.endswith("\r") else line for line in lines]

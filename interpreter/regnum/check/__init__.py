@@ -16,7 +16,7 @@ they report are catalogued in docs/errors.md.
 """
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, suggestion_budget
 from ..program import Program
 from ..source import NO_SPAN
 from .analysis import analyse, forget
@@ -60,11 +60,12 @@ def check_expression(program: Program, node) -> list[Diagnostic]:
 def check_program(program: Program) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     forget()
-    for check in PASSES:
-        try:
-            out.extend(check(program))
-        except Exception as err:  # a checker bug must not become a traceback for the user
-            out.append(Diagnostic("E997", "error", f"internal error in the checker ({check.__name__}): "
-                                  f"{type(err).__name__}: {err}", NO_SPAN,
-                                  "please report this with the ruleset that caused it"))
+    with suggestion_budget():
+        for check in PASSES:
+            try:
+                out.extend(check(program))
+            except Exception as err:  # a checker bug must not become a traceback for the user
+                out.append(Diagnostic("E997", "error", f"internal error in the checker ({check.__name__}): "
+                                      f"{type(err).__name__}: {err}", NO_SPAN,
+                                      "please report this with the ruleset that caused it"))
     return out

@@ -7,7 +7,7 @@ declarations. Calls resolve as in `_Call`, see calls.py.
 from __future__ import annotations
 
 from .. import ast
-from ..diagnostics import did_you_mean
+from ..diagnostics import did_you_mean, suggesting
 from . import types as T
 from .calls import CallChecker
 from .report import QuietReport, Report
@@ -184,8 +184,10 @@ class ExprChecker(CallChecker):
         return T.UNKNOWN
 
     def unknown_name(self, node, scope: Scope) -> None:
-        candidates = scope.all() | self.s.value_names()
-        self.r.error("E101", f"unknown name '{node.name}'", node.span, did_you_mean(node.name, candidates))
+        hint = None
+        if not self.r.quiet and suggesting():   # a quiet walk drops its diagnostics: no hint to find
+            hint = did_you_mean(node.name, scope.all() | self.s.value_names())
+        self.r.error("E101", f"unknown name '{node.name}'", node.span, hint)
 
     def player_outside_action(self, span) -> None:
         self.r.error("E114", "'player' is only defined inside an action", span,

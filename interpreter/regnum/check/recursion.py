@@ -64,26 +64,90 @@ def _defs(program: Program) -> list[Diagnostic]:
 
 
 def _cycles(calls: dict):
-    """(start, path, span of the first call on it) of each cycle in a call graph, once each."""
+    """(start, path, span of the first call on it) of each cycle in a call graph, once each.
+
+    Only names on some cycle are searched from, and each search stays inside the strongly
+    connected component of its start (nothing outside it leads back): a long chain of defs
+    that calls no one back costs one visit, not one search per def."""
     reported: set = set()
+    component = _components(calls)
     for start in calls:
-        if start in reported:
+        if start in reported or start not in component:
             continue
-        path = _cycle(start, calls, [start], set())
+        path = _cycle(start, calls, component[start])
         if path is None:
             continue
         reported.update(path)
         yield start, path, next(s for name, s in calls[start] if name == path[1])
 
 
-def _cycle(name: str, calls: dict, path: list, seen: set):
-    for target, _ in calls.get(name, ()):
-        if target == path[0]:
-            return path + [target]
-        if target in path or target in seen:
-            continue
-        seen.add(target)
-        found = _cycle(target, calls, path + [target], seen)
-        if found:
-            return found
+def _cycle(start: str, calls: dict, within: frozenset):
+    """The first cycle through `start` in depth-first order of the calls, with a stack of our
+    own (a chain of thousands of defs is no reason to run out of Python's)."""
+    path, on_path, seen = [start], {start}, set()
+    stack = [iter(calls.get(start, ()))]
+    while stack:
+        for target, _ in stack[-1]:
+            if target == start:
+                return path + [target]
+            if target in on_path or target in seen or target not in within:
+                continue
+            seen.add(target)
+            path.append(target)
+            on_path.add(target)
+            stack.append(iter(calls.get(target, ())))
+            break
+        else:
+            stack.pop()
+            on_path.discard(path.pop())
     return None
+
+
+def _components(calls: dict) -> dict:
+    """name -> its strongly connected component, for the names on a cycle (Tarjan's algorithm,
+    without recursion)."""
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    out: dict = {}
+    counter = 0
+    for root in calls:
+        if root in index:
+            continue
+        work = [(root, iter(calls.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            name, targets = work[-1]
+            for target, _ in targets:
+                if target not in index:
+                    index[target] = low[target] = counter
+                    counter += 1
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(calls.get(target, ()))))
+                    break
+                if target in on_stack:
+                    low[name] = min(low[name], index[target])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[name])
+                if low[name] == index[name]:
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.append(member)
+                        if member == name:
+                            break
+                    looped = len(members) > 1 or any(t == name for t, _ in calls.get(name, ()))
+                    if looped:
+                        group = frozenset(members)
+                        for member in members:
+                            out[member] = group
+    return out

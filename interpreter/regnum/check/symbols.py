@@ -44,6 +44,13 @@ class Symbols:
         self.p = program
         self.pieces: dict[str, dict[str, ast.FieldDecl]] = {
             d.name: {f.name: f for f in d.fields} for d in program.of_kind("piece")}
+        # field -> (piece type, its declaration) of every piece type with that field: a field is
+        # looked up per expression, and a scan of every piece type each time is quadratic
+        self._by_field: dict[str, list] = {}
+        self._field_types: dict = {}
+        for piece, fields in self.pieces.items():
+            for name, decl in fields.items():
+                self._by_field.setdefault(name, []).append((piece, decl))
         # zone family -> piece types it may hold (None: any); filled in by the analysis
         self.zone_pieces: dict[str, frozenset | None] = {}
         # "kind:name" of a def, rule or scoring -> {parameter: the type its body needs}
@@ -125,17 +132,31 @@ class Symbols:
 
     def field_names(self, pieces: frozenset | None) -> set[str]:
         names = set(IMPLICIT_FIELDS)
-        for piece, fields in self.pieces.items():
-            if pieces is None or piece in pieces:
-                names.update(fields)
+        if pieces is None:
+            names.update(self._by_field)
+            return names
+        for piece in pieces:
+            names.update(self.pieces.get(piece, ()))
         return names
 
     def field_type(self, field: str, pieces: frozenset | None) -> tuple[T.Ty, bool] | None:
-        """(type, optional) of `field` on pieces of these types; None when none of them has it."""
+        """(type, optional) of `field` on pieces of these types; None when none of them has it.
+        Remembered: a field many piece types share is asked about once per expression."""
+        key = (field, pieces)
+        if key not in self._field_types:
+            self._field_types[key] = self._field_type(field, pieces)
+        return self._field_types[key]
+
+    def _field_type(self, field: str, pieces: frozenset | None) -> tuple[T.Ty, bool] | None:
         if field in IMPLICIT_FIELDS:
             return IMPLICIT_FIELDS[field], False
-        found = [fields[field] for piece, fields in self.pieces.items()
-                 if (pieces is None or piece in pieces) and field in fields]
+        having = self._by_field.get(field, ())
+        if pieces is None:
+            found = [decl for _, decl in having]
+        elif len(pieces) < len(having):
+            found = [self.pieces[p][field] for p in pieces if field in self.pieces.get(p, ())]
+        else:
+            found = [decl for piece, decl in having if piece in pieces]
         if not found:
             return None
         types = {self.type_ref(f.type) for f in found}
@@ -145,9 +166,13 @@ class Symbols:
     # ── candidates for "did you mean" ──
     def value_names(self) -> set[str]:
         """Every global a value expression may name (and those it may name with arguments)."""
-        kinds = ("const", "var", "zone", "board", "enum", "def", "option")
-        return ({n for n, d in self.p.decls.items() if d.kind in kinds}
+        names = self.__dict__.get("_value_names")
+        if names is None:   # asked once per unknown name: gathered once
+            kinds = ("const", "var", "zone", "board", "enum", "def", "option")
+            names = self._value_names = frozenset(
+                {n for n, d in self.p.decls.items() if d.kind in kinds}
                 | set(self.p.enum_members) | set(self.p.board_nodes) | {"players", "score"})
+        return set(names)
 
     def callable_names(self) -> set[str]:
         names = {n for n, d in self.p.decls.items() if d.kind in ("def", "zone")}

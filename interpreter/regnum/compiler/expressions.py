@@ -72,9 +72,8 @@ class ExprCompiler:
         if isinstance(node, ast.Attribute):
             if node.name == "owner":
                 return "player"
-            kinds = {self._declared(f.type) for d in self.program.of_kind("piece") for f in d.fields
-                     if f.name == node.name}
-            return kinds.pop() if len(kinds) == 1 else None
+            kinds = self._field_kinds().get(node.name, set())
+            return next(iter(kinds)) if len(kinds) == 1 else None
         if isinstance(node, ast.Index):
             return _item(self.kind(node.obj, scope))
         if isinstance(node, ast.ListComp):
@@ -95,6 +94,17 @@ class ExprCompiler:
         if isinstance(node, ast.IfExpr):
             return self.kind(node.then, scope) or self.kind(node.otherwise, scope)
         return None
+
+    def _field_kinds(self) -> dict:
+        """field -> the kind hints of that field over every piece type (built once: asked per
+        attribute, a scan of the piece types each time is quadratic in the ruleset)."""
+        table = self.__dict__.get("_fields")
+        if table is None:
+            table = self.__dict__["_fields"] = {}
+            for decl in self.program.of_kind("piece"):
+                for f in decl.fields:
+                    table.setdefault(f.name, set()).add(self._declared(f.type))
+        return table
 
     def _from_seat(self, node, scope: dict) -> bool:
         """A seat, or a seat plus or minus numbers."""
