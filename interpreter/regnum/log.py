@@ -174,6 +174,23 @@ def check_depth(data, what: str, error: type[LogError], limits: Limits | None = 
             stack.extend((x, depth + 1) for x in (item.values() if type(item) is dict else item))
 
 
+def read_document(data: "str | bytes | dict", what: str, error: type[LogError], limits: Limits | None,
+                  format_name: str) -> dict:
+    """A log or saved game as a JSON object, from its text (read_json) or from Python objects
+    (check_depth), refused unless it is an object that names its format."""
+    if isinstance(data, (str, bytes)):
+        data = read_json(data, what, error, limits)
+    else:
+        check_depth(data, what, error, limits)
+    if not isinstance(data, dict):
+        raise error(f"a {what} must be a JSON object, not {type(data).__name__}")
+    if "format" not in data:
+        field = "state" if error is StateError else "log"
+        raise error(f"{field} field 'format': missing (a {what} says which format it follows: "
+                    f"{format_name!r})")
+    return data
+
+
 def _args(value: dict) -> dict:
     return json_value(value)
 
@@ -332,15 +349,7 @@ class Log(BaseModel):
         """A log from its JSON text or dict; raises LogError naming the first bad field."""
         if isinstance(data, Log):
             return data
-        if isinstance(data, (str, bytes)):
-            data = read_json(data, "log", LogError, limits)
-        else:
-            check_depth(data, "log", LogError, limits)
-        if not isinstance(data, dict):
-            raise LogError(f"a log must be a JSON object, not {type(data).__name__}")
-        if "format" not in data:
-            raise LogError(f"log field 'format': missing (a log says which format it follows: "
-                           f"{LOG_FORMAT!r})")
+        data = read_document(data, "log", LogError, limits, LOG_FORMAT)
         try:
             return cls.model_validate(data)
         except ValidationError as err:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..diagnostics import Diagnostic
+from ..graphs import loops
 from ..program import Program
 from .walk import free_names
 
@@ -70,7 +71,7 @@ def _cycles(calls: dict):
     connected component of its start (nothing outside it leads back): a long chain of defs
     that calls no one back costs one visit, not one search per def."""
     reported: set = set()
-    component = _components(calls)
+    component = loops(calls, lambda call: call[0])
     for start in calls:
         if start in reported or start not in component:
             continue
@@ -101,53 +102,3 @@ def _cycle(start: str, calls: dict, within: frozenset):
             stack.pop()
             on_path.discard(path.pop())
     return None
-
-
-def _components(calls: dict) -> dict:
-    """name -> its strongly connected component, for the names on a cycle (Tarjan's algorithm,
-    without recursion)."""
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    out: dict = {}
-    counter = 0
-    for root in calls:
-        if root in index:
-            continue
-        work = [(root, iter(calls.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            name, targets = work[-1]
-            for target, _ in targets:
-                if target not in index:
-                    index[target] = low[target] = counter
-                    counter += 1
-                    stack.append(target)
-                    on_stack.add(target)
-                    work.append((target, iter(calls.get(target, ()))))
-                    break
-                if target in on_stack:
-                    low[name] = min(low[name], index[target])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[name])
-                if low[name] == index[name]:
-                    members = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        members.append(member)
-                        if member == name:
-                            break
-                    looped = len(members) > 1 or any(t == name for t, _ in calls.get(name, ()))
-                    if looped:
-                        group = frozenset(members)
-                        for member in members:
-                            out[member] = group
-    return out

@@ -18,6 +18,7 @@ import itertools
 
 from .. import ast
 from ..engine.state import ZoneRef
+from ..graphs import loops
 from .text import format_value, said
 
 # Statements that may suspend a procedure (or end the game): their procedures stay in the VM.
@@ -51,7 +52,7 @@ def eligible(program) -> set[str]:
 
     calls = {name: {callee(s) for s in _walk(decl.body) if isinstance(s, ast.RunStmt)} - {None}
              for name, decl in procs.items()}
-    recursive = _on_cycles(calls)
+    recursive = loops(calls)
     # A procedure that may call itself runs on the VM, whose frames count against the
     # `call_depth` limit; a native one would recurse in Python instead.
     ok = {name for name, decl in procs.items()
@@ -67,53 +68,6 @@ def eligible(program) -> set[str]:
                 ok.discard(name)
                 changed = True
     return ok
-
-
-def _on_cycles(edges: dict) -> set:
-    """The nodes of a directed graph that lie on a cycle (Tarjan's strongly connected
-    components, without recursion: call chains may be long)."""
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    out: set = set()
-    counter = 0
-    for root in edges:
-        if root in index:
-            continue
-        work = [(root, iter(edges.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(edges.get(child, ()))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1 or node in edges.get(node, ()):
-                    out.update(component)
-    return out
 
 
 class _Source:

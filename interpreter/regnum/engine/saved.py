@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .state import canonical_json
-from ..log import BadValue, LogMove, StateError, check_depth, first_error, json_value, read_json
+from ..log import BadValue, LogMove, StateError, first_error, json_value, read_document
 
 STATE_FORMAT = "regnum-state/1"
 
@@ -81,16 +81,7 @@ class SavedGame(_Strict):
 
 def parse(ruleset, data) -> tuple[SavedGame, dict]:
     """Step 1: the saved game's JSON (text, bytes or dict) as a SavedGame, and as read."""
-    limits = ruleset.limits
-    if isinstance(data, (str, bytes)):
-        data = read_json(data, "saved game", StateError, limits)
-    else:
-        check_depth(data, "saved game", StateError, limits)
-    if not isinstance(data, dict):
-        raise StateError(f"a saved game must be a JSON object, not {type(data).__name__}")
-    if "format" not in data:
-        raise StateError(f"state field 'format': missing (a saved game says which format it "
-                         f"follows: {STATE_FORMAT!r})")
+    data = read_document(data, "saved game", StateError, ruleset.limits, STATE_FORMAT)
     try:
         return SavedGame.model_validate(data), data
     except ValidationError as err:
