@@ -39,8 +39,9 @@ class Diagnostic:
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
-            lines.append(f" {number} | {safe(text)}")
-            lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+            shown, column, width = _excerpt(text, self.span.column - 1, width)
+            lines.append(f" {number} | {safe(shown)}")
+            lines.append(f" {pad} | {' ' * column}{'^' * width}")
         if self.hint:
             lines.append(safe(f"hint: {self.hint}"))
         return "\n".join(lines)
@@ -55,6 +56,22 @@ class Diagnostic:
             "column": self.span.column,
             "hint": self.hint,
         }
+
+
+EXCERPT_WIDTH = 160   # characters of a source line quoted under a diagnostic
+
+
+def _excerpt(text: str, column: int, width: int) -> tuple[str, int, int]:
+    """(the part of a line to quote, the caret's column in it, the caret's width): a line
+    longer than EXCERPT_WIDTH is cut to a window around the caret, marked with "…" where it
+    was cut, so that a ruleset of one huge line cannot fill the terminal."""
+    if len(text) <= EXCERPT_WIDTH:
+        return text, column, width
+    start = max(0, min(column - EXCERPT_WIDTH // 4, len(text) - EXCERPT_WIDTH))
+    end = start + EXCERPT_WIDTH
+    shown = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    caret = column - start + (1 if start else 0)
+    return shown, caret, max(1, min(width, end - column))
 
 
 def render_all(diagnostics: Iterable[Diagnostic]) -> str:

@@ -1,16 +1,17 @@
 """The ``regnum`` command line: check, list, play, simulate, replay and bench rulesets; redact logs.
 
-Exit codes: 0 ok; 1 a ruleset, log or game failure (an illegal move, a stuck game); 2 a usage
-error (click's own) or a log or saved game that cannot be loaded. Whatever the user types, the answer is a message, never a traceback:
-errors the user can cause are printed cleanly on stderr; anything else is reported as an
-internal error (set ``REGNUM_DEBUG=1`` to see its traceback). With ``--json`` a command prints
-exactly one JSON object on stdout and nothing else there.
+Exit codes: 0 ok; 1 a ruleset or game failure (an illegal move, a limit hit, a stuck game); 2 a
+usage error (click's own), or a log or saved game that cannot be loaded or whose rules are
+refused. Whatever the user types, the answer is a message, never a traceback: errors the user
+can cause are printed cleanly on stderr; anything else is reported as an internal error (set
+``REGNUM_DEBUG=1`` to see its traceback). With ``--json`` a command prints exactly one JSON
+object on stdout and nothing else there.
 
 This package's ``__init__`` holds only the click group, which gathers the commands of the
 modules beside it, and ``main``, the entry point of the ``regnum`` console script
 (``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
-``play``, ``simulate_cmd`` (simulate), ``replay`` (replay, log) and ``bench``; ``errors`` and ``common``
-hold what they share.
+``play``, ``simulate_cmd`` (simulate), ``replay`` (replay, log) and ``bench``; ``errors`` and
+``common`` hold what they share.
 """
 from __future__ import annotations
 
