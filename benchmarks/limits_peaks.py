@@ -37,7 +37,8 @@ def main() -> None:
         rules = regnum.load(name)
         for players in sorted({rules.min_players, rules.max_players}):
             steps, size, pieces, saved = peaks(name, players, args.games)
-            print(f"| {rules.title} | {players} | {steps:,} | {size:,} | {pieces} | {saved / 1000:.1f} kB |")
+            title = f"{rules.title}, variant {rules.variant}" if rules.variant else rules.title
+            print(f"| {title} | {players} | {steps:,} | {size:,} | {pieces} | {saved / 1000:.1f} kB |")
 
 
 if __name__ == "__main__":

@@ -397,7 +397,7 @@ class Game:
         from ..check import check_expression
         from ..compiler.expressions import CompileError
         from ..diagnostics import Diagnostic, RulesetError
-        node = build_expression(expression)
+        node = build_expression(expression, limits=self.limits)
         errors = [d for d in check_expression(self.ruleset.program, node) if d.is_error]
         if errors:
             raise RulesetError(errors)
