@@ -4,7 +4,8 @@ The game seed draws the board (four random sections, some turned: digest A1), th
 Builder cards and the deck order; the moves come from `random.Random(move_seed)`. Counts are
 checked by hand here (not only through the ruleset's own invariants): 40 settlements per player
 (supply + board), 2 tiles per location hex (on the hex, held or lost), 25 terrain cards, at most
-one settlement per hex. A random game takes about 0.15–0.4 s, so example counts are small.
+one settlement per hex; and the ruleset's own invariants are checked after setup and after every
+move. A random game takes about 0.15–0.4 s, so example counts are small.
 """
 from __future__ import annotations
 
@@ -107,6 +108,7 @@ def part_played(players: int, seed: int, moves: list, cut: float, options: dict 
 def test_every_move_conserves_settlements_tiles_cards_and_the_game_ends(players, seed, move_seed, options):
     game = RULES.new_game(players=players, seed=seed, options=options)
     check_counts(game)
+    assert_invariants(game)
     rng = random.Random(move_seed)
     while not game.is_over:
         assert game.move_count < MOVE_BOUND, "the game did not end within the move bound"
@@ -115,9 +117,9 @@ def test_every_move_conserves_settlements_tiles_cards_and_the_game_ends(players,
         assert len(game.to_move) == 1 and {m.player for m in moves} == set(game.to_move)
         game.play(rng.choice(moves))
         check_counts(game)
+        assert_invariants(game)
         if not game.is_over:
             assert game.scores == [0] * players  # gold only in the final scoring (§9)
-    assert_invariants(game)
     # The end (§8): somebody's supply is empty, every player had the same number of turns
     # counted from the start player, and the winners have the most gold.
     supplies = [len(game.state.zones[f"supply#{p}"]) for p in range(players)]

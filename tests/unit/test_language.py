@@ -176,7 +176,10 @@ def test_variant_replaces_and_removes_named_rules():
     assert variant.variant == "permanent_nobles"
     assert variant.name == base.name
     names = {inv.name for inv in variant.model.invariants}
-    assert names == {"markers_conserved", "one_noble_per_player_per_region"}
+    assert names == {"markers_conserved", "score_marker_on_track", "nobles_only_on_board", "cards_conserved",
+                     "three_cards_a_round", "only_dragons_and_witches_leave", "dragons_spent",
+                     "regions_scored_once", "scores_not_negative", "one_noble_per_player_per_region"}
+    assert "one_noble_per_region" in {inv.name for inv in base.model.invariants}
 
 
 def test_runaway_loop_is_stopped_with_a_location(tmp_path):
