@@ -203,6 +203,10 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     rules it names are refused, not found or not the ones it was made with (--any-version
     replays it anyway).
 
+    The log of a failed game (saved by `regnum simulate` or `regnum play --log`) ends with
+    its failing move: replay meets the failure again and prints it (the located fault, or the
+    broken invariant), or says that it does not happen again; it exits 1 either way.
+
     A log written for one seat (`regnum play --log-for`, `regnum log redact`) holds neither
     the seed nor the moves hidden from that seat, so it cannot be re-verified: replay checks
     that it fits the ruleset and shows the game as that seat saw it at the end of the log.
