@@ -56,7 +56,8 @@ def seat_seed(seed: int, seat: int) -> str:
 
 
 def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000,
-                     narrate: bool = False, options: dict | None = None, started=None) -> Game:
+                     narrate: bool = False, options: dict | None = None, started=None,
+                     after_move=None) -> Game:
     """Play a game of ``rules`` with a RandomAgent in every seat.
 
     The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
@@ -66,7 +67,9 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     is not over waits for nobody or for a seat without legal moves. Narration is off unless
     asked for: nobody reads it in a simulation, and formatting it costs time. ``options`` are
     the game's options; ``started(game)``, when given, is called once the game exists (so that
-    a caller still has it if a move fails).
+    a caller still has it if a move fails); ``after_move(game)``, after every move (to check
+    the invariants, say: it may raise to stop the game). A fault of the rules raised by a move
+    carries that move (``error.move``), so ``game.failed_log(error)`` records it.
     """
     game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options)
     if started is not None:
@@ -82,4 +85,6 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
             if player not in game.to_move:
                 continue
             game.play(agents[player].choose(game, player))
+            if after_move is not None:
+                after_move(game)
     return game

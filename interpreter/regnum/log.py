@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr,
                       ValidationError, field_validator, model_serializer)
@@ -272,6 +272,36 @@ class SeatView(BaseModel):
     moves: int = Field(ge=0, strict=True, description="how many moves had been made")
 
 
+class LogFailure(BaseModel):
+    """How the game of a log failed, so that the log reproduces it (`regnum replay` plays the
+    moves and checks that the same thing goes wrong at the same place). Kept apart from the
+    moves because the failing move is one the game never accepted."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["fault", "invariant", "stuck"] = Field(description=(
+        "fault: the rules raised an error (a runtime fault E902, a limit E901, …); invariant: an "
+        "invariant of the ruleset does not hold (or cannot be evaluated); stuck: the game is not "
+        "over and a seat to move has no legal move, or nobody is to move"))
+    check: StrictStr | None = Field(default=None, description=(
+        "the fault's diagnostic code (E902) or the invariant's name; null for a stuck game"))
+    move: StrictInt | None = Field(ge=0, description=(
+        "the index in moves of the move that failed, always the last one (for a fault, the move "
+        "the game refused with the error; for an invariant, the move after which it broke); null "
+        "when the game failed after all its moves and not because of one: a fault in the setup or "
+        "while listing the next moves, an invariant the setup broke, a stuck game"))
+    message: StrictStr = Field(description="the error as it was reported, located in the ruleset")
+
+    @field_validator("check")
+    @classmethod
+    def _checked_unless_stuck(cls, check, info):
+        kind = info.data.get("kind")
+        if kind == "stuck" and check is not None:
+            raise ValueError("a stuck game names no check (null)")
+        if kind in ("fault", "invariant") and check is None:
+            raise ValueError(f"a {kind} names its {'code' if kind == 'fault' else 'invariant'}")
+        return check
+
+
 class Log(BaseModel):
     """Everything needed to replay a game: ruleset, seed, players and the moves in order.
 
@@ -296,6 +326,9 @@ class Log(BaseModel):
         "absent in a full log"))
     view: SeatView | None = Field(default=None, validate_default=True, description=(
         "in a log written for one seat: that seat's observation at the end of the log"))
+    failure: LogFailure | None = Field(default=None, description=(
+        "how the game failed, in the log of a game that faulted, broke an invariant or got stuck "
+        "(its failing move is the last of moves); absent in the log of a game that did not fail"))
 
     @field_validator("seat")
     @classmethod
@@ -330,13 +363,31 @@ class Log(BaseModel):
             raise ValueError(f"a log written for seat {seat} holds that seat's observation")
         return view
 
+    @field_validator("failure")
+    @classmethod
+    def _failing_move_last(cls, failure, info):
+        data = info.data
+        if failure is None:
+            return failure
+        if data.get("seat") is not None:
+            raise ValueError("a log written for one seat cannot be replayed, so it records no failure")
+        moves = data.get("moves")
+        if failure.move is not None and moves is not None and failure.move != len(moves) - 1:
+            last = f"the last move, #{len(moves) - 1}" if moves else "null: the log has no move"
+            raise ValueError(f"move #{failure.move} is not the failing move: that is {last}")
+        if failure.kind == "stuck" and failure.move is not None:
+            raise ValueError("a stuck game failed after its moves, not at one: 'move' is null")
+        return failure
+
     @model_serializer(mode="wrap")
     def _written(self, handler):
-        # A full log is written exactly as before logs for one seat existed.
+        # A full log is written exactly as before logs for one seat, and failures, existed.
         data = handler(self)
         if self.seat is None:
             data.pop("seat", None)
             data.pop("view", None)
+        if self.failure is None:
+            data.pop("failure", None)
         return data
 
     def to_json(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import re
 import time
 from pathlib import Path
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import resources
 from .agents import play_random_game
+from .failures import assert_invariants, one_line, setup_failed_log
 
 __all__ = [
     "GameResult",
@@ -41,8 +43,10 @@ class SimulationError(RuntimeError):
 
 class GameResult(BaseModel):
     """The outcome of one random game; ``truncated`` games hit the move bound (winners []);
-    a game that failed (a limit hit, a fault of the rules) has its ``error`` and the scores
-    it had when it stopped, and the simulation goes on."""
+    a game that failed (a limit hit, a fault of the rules, a broken invariant, no move to
+    make) has its ``error``, the scores it had when it stopped and, when the simulation saves
+    failures, the path of its ``log`` (which `regnum replay` reproduces); the simulation goes
+    on."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -52,6 +56,7 @@ class GameResult(BaseModel):
     moves: int
     truncated: bool = False
     error: str | None = None
+    log: str | None = None
 
 
 class SimulationResult(BaseModel):
@@ -147,6 +152,8 @@ def simulate(
     progress: Progress | None = None,
     rules=None,
     options: dict | None = None,
+    check_invariants: bool = False,
+    failures_dir: str | Path | None = None,
 ) -> SimulationResult:
     """Play ``games`` random games of the ruleset at ``path`` (a path or a bundled name).
 
@@ -155,8 +162,12 @@ def simulate(
     after each game. ``rules``, when given, is the already loaded ruleset of ``path`` (the
     workers load their own, with the same limits); ``options`` are the game options of every
     game. Ruleset errors (and options the ruleset refuses) are raised before any game starts;
-    a game that fails on the way (a limit hit, a fault of the rules, a stuck game) is reported
-    in its GameResult's ``error`` and the others are played.
+    a game that fails on the way (a limit hit, a fault of the rules, a stuck game and, with
+    ``check_invariants``, an invariant that stops holding after a move) is reported in its
+    GameResult's ``error`` and the others are played. With ``failures_dir``, the log of each
+    failed game, up to and including its failing move, is written there as
+    ``<ruleset>-seed<seed>.json`` (the folder is created when a game fails) and named in its
+    GameResult's ``log``.
     """
     search = tuple(getattr(rules, "rules_path", ()))   # the workers search where this load did
     file = resources.find_ruleset(path, search)
@@ -167,47 +178,71 @@ def simulate(
     rules.new_game(players=players, seed=seed, narrate=False, options=options)  # refuses bad options now
     start = time.perf_counter()
     if jobs > 1 and games >= jobs * 2:
-        results = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
-                                 getattr(rules, "limits", None), search)
+        played = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
+                                getattr(rules, "limits", None), search, check_invariants)
     else:
-        results = _play_serial(rules, players, seeds, max_moves, progress, options)
+        played = _play_serial(rules, players, seeds, max_moves, progress, options, check_invariants)
     elapsed = time.perf_counter() - start
+    label = ruleset_label(rules, file)
+    results = [result if text is None or failures_dir is None
+               else _saved(result, text, Path(failures_dir), label) for result, text in played]
     return SimulationResult(
-        ruleset=ruleset_label(rules, file),
+        ruleset=label,
         players=players,
         games=results,
         games_per_second=games / elapsed if elapsed > 0 else 0.0,
     )
 
 
-def _play_one(rules, players: int, seed: int, max_moves: int, options: dict | None = None) -> GameResult:
-    """One game; if it fails, the failure is its result (one line naming what stopped it)."""
+def _play_one(rules, players: int, seed: int, max_moves: int, options: dict | None = None,
+              check_invariants: bool = False) -> tuple[GameResult, str | None]:
+    """One game and, if it failed, its failure log as JSON text. A failure is the game's
+    result (one line naming what stopped it): the simulation goes on. The invariants are
+    checked only when asked, so that plain playouts cost what they did."""
     games: list = []
+    started, after_move = games.append, None
+    if check_invariants:
+        def started(game):
+            games.append(game)
+            assert_invariants(game)
+        after_move = assert_invariants
     try:
-        return _result(play_random_game(rules, players, seed, max_moves, options=options, started=games.append),
-                       seed)
+        game = play_random_game(rules, players, seed, max_moves, options=options, started=started,
+                                after_move=after_move)
+        return _result(game, seed), None
     except Exception as err:  # whatever stopped it, the simulation reports it and goes on
-        message = _one_line(err)
+        message = one_line(err)
         if not games:
-            return GameResult(seed=seed, scores=[], winners=[], moves=0, truncated=True, error=message)
+            return (GameResult(seed=seed, scores=[], winners=[], moves=0, truncated=True, error=message),
+                    _log_text(lambda: setup_failed_log(rules, players, seed, options, err)))
         game = games[0]
-        return GameResult(seed=seed, scores=list(game.scores), winners=[], moves=game.move_count,
-                          truncated=True, error=message)
+        return (GameResult(seed=seed, scores=list(game.scores), winners=[], moves=game.move_count,
+                           truncated=True, error=message),
+                _log_text(lambda: game.failed_log(err)))
 
 
-def _one_line(err: Exception) -> str:
-    """A failure as one line: a ruleset's diagnostic by its location, code and message."""
-    diagnostics = getattr(err, "diagnostics", None)
-    if diagnostics:
-        d = diagnostics[0]
-        return f"{d.span}: {d.code}: {d.message}"
-    return f"{type(err).__name__}: {err}".splitlines()[0]
+def _log_text(make) -> str | None:
+    """The failure log's text; None for an error that is not the game's (a bug of regnum),
+    of which no log can say what went wrong."""
+    try:
+        return make().to_json()
+    except Exception:  # noqa: BLE001 — the failure itself is already reported
+        return None
 
 
-def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> list[GameResult]:
+def _saved(result: GameResult, text: str, folder: Path, label: str) -> GameResult:
+    """Write a failed game's log into `folder` (created now: only a failure needs it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', label)}-seed{result.seed}.json"
+    path.write_text(text, encoding="utf-8")
+    return result.model_copy(update={"log": str(path)})
+
+
+def _play_serial(rules, players, seeds, max_moves, progress, options=None,
+                 check_invariants=False) -> list[tuple[GameResult, str | None]]:
     results = []
     for done, seed in enumerate(seeds, 1):
-        results.append(_play_one(rules, players, seed, max_moves, options))
+        results.append(_play_one(rules, players, seed, max_moves, options, check_invariants))
         if progress:
             progress(done, len(seeds))
     return results
@@ -215,43 +250,45 @@ def _play_serial(rules, players, seeds, max_moves, progress, options=None) -> li
 
 # --- worker processes ---------------------------------------------------------------------
 # Workers get plain data in and give plain data back: exceptions from the engine may not
-# survive pickling, so a failure travels as its message.
+# survive pickling, so a failure travels as its message, and its log as JSON text that the
+# parent writes (so that the files do not depend on which worker played which game).
 
 _worker: dict = {}
 
 
 def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None, limits=None,
-                 rules_path: tuple = ()) -> None:
+                 rules_path: tuple = (), check_invariants: bool = False) -> None:
     # An initializer that raises makes the pool respawn workers forever: keep the error.
     try:
         _worker.update(rules=_load(path, limits, rules_path), players=players, max_moves=max_moves,
-                       options=options, error=None)
+                       options=options, check_invariants=check_invariants, error=None)
     except Exception as err:
         _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
 
 
-def _worker_play(seed: int) -> tuple[int, dict | None, str | None]:
+def _worker_play(seed: int) -> tuple[int, dict | None, str | None, str | None]:
     if _worker.get("error"):
-        return seed, None, _worker["error"]
+        return seed, None, None, _worker["error"]
     try:
-        result = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"], _worker.get("options"))
-        return seed, result.model_dump(), None
+        result, log = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"],
+                                _worker.get("options"), _worker.get("check_invariants", False))
+        return seed, result.model_dump(), log, None
     except Exception as err:
-        return seed, None, str(err)
+        return seed, None, None, str(err)
 
 
 def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None,
-                   rules_path=()) -> list[GameResult]:
+                   rules_path=(), check_invariants=False) -> list[tuple[GameResult, str | None]]:
     context = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, len(seeds) // (jobs * 8)))
-    by_seed: dict[int, GameResult] = {}
+    by_seed: dict[int, tuple[GameResult, str | None]] = {}
     with context.Pool(jobs, initializer=_worker_init,
-                      initargs=(path, players, max_moves, options, limits, rules_path)) as pool:
-        for seed, result, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
+                      initargs=(path, players, max_moves, options, limits, rules_path, check_invariants)) as pool:
+        for seed, result, log, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
             if error is not None:
                 pool.terminate()
                 raise SimulationError(error)
-            by_seed[seed] = GameResult.model_validate(result)
+            by_seed[seed] = GameResult.model_validate(result), log
             if progress:
                 progress(len(by_seed), len(seeds))
     return [by_seed[seed] for seed in seeds]
@@ -269,7 +306,7 @@ def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000
     games = moves = 0
     start = clock()
     while True:
-        moves += _play_one(rules, players, games, max_moves).moves
+        moves += _play_one(rules, players, games, max_moves)[0].moves
         games += 1
         elapsed = clock() - start
         if elapsed >= seconds:

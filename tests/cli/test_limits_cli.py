@@ -59,21 +59,24 @@ def test_play_stops_at_a_limit_with_the_located_error(tmp_path):
 
 def test_simulate_reports_each_failed_game_and_plays_the_others(tmp_path):
     path = _write(tmp_path, LOOPING)
-    result = run("simulate", path, "--games", "6", "--jobs", "1", "--json", "--limit", "steps=1000", code=1)
+    result = run("simulate", path, "--games", "6", "--jobs", "1", "--json", "--limit", "steps=1000",
+                 "--failures-dir", tmp_path / "failed", code=1)
     games = one_json_object(result.stdout)["games"]
     failed = [g["seed"] for g in games if g["error"]]
     assert failed == [0, 2, 4, 5]
     assert [g["winners"] for g in games if not g["error"]] == [[0, 1], [0, 1]]
     assert games[0]["error"] == (f"{path}:9:13: E901: more than 1000 steps without a decision: a loop "
                                  "that never ends or asks a player?")
-    table = run("simulate", path, "--games", "6", "--jobs", "1", "--limit", "steps=1000", code=1).stdout
+    table = run("simulate", path, "--games", "6", "--jobs", "1", "--limit", "steps=1000",
+                "--failures-dir", tmp_path / "failed", code=1).stdout
     assert "failed (no winner): 4 games" in table
     assert "seed 0, after 0 moves:" in table
 
 
 def test_simulate_gives_workers_the_same_limits(tmp_path):
     path = _write(tmp_path, LOOPING)
-    result = run("simulate", path, "--games", "6", "--jobs", "2", "--json", "--limit", "steps=1000", code=1)
+    result = run("simulate", path, "--games", "6", "--jobs", "2", "--json", "--limit", "steps=1000",
+                 "--failures-dir", tmp_path / "failed", code=1)
     games = one_json_object(result.stdout)["games"]
     assert [g["seed"] for g in games if g["error"]] == [0, 2, 4, 5]
     assert "more than 1000 steps" in games[0]["error"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
+from ..failures import InvariantBroken, assert_invariants, setup_failed_log
 from ..simulate import ruleset_label
 from .common import (echo, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count,
                      rules_path_flag, standings)
@@ -39,6 +40,26 @@ def _parse_bots(spec: str | None, players: int) -> set[int]:
             )
         seats.add(int(part))
     return seats
+
+
+def _stopped(game, error, log_file: Path | None, log_seat: int | None) -> None:
+    """A game that failed: the located error, and the log that reproduces it, then exit 1."""
+    echo(str(error) if isinstance(error, api_error("RulesetError")) else f"error: {error}", err=True)
+    if log_file is None:
+        raise click.exceptions.Exit(1)
+    if log_seat is None:
+        _save_failure(game.failed_log(error), log_file)
+    else:
+        log_file.write_text(game.log_for(log_seat).to_json(), encoding="utf-8")
+        echo(f"log of the moves before the failure written to {log_file} (what seat {log_seat} saw)",
+             err=True)
+    raise click.exceptions.Exit(1)
+
+
+def _save_failure(log, log_file: Path) -> None:
+    log_file.write_text(log.to_json(), encoding="utf-8")
+    what = "log with the failing move" if log.failure.move is not None else "log of the failed game"
+    echo(f"{what} saved to {log_file} (`regnum replay` of it reproduces the failure)", err=True)
 
 
 class _Quit(Exception):
@@ -119,8 +140,9 @@ def _ask_human(game, seat: int, screen: _Screen, shared_screen: bool = False):
                        "or an action and its values (q quits)", err=True)
 
 
-def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> str:
-    """Play until the game ends ("over"), the move bound ("limit") or a human quits."""
+def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool, after_move=None) -> str:
+    """Play until the game ends ("over"), the move bound ("limit") or a human quits; a
+    failure of the game (a fault, a stuck game, or what `after_move(game)` raises) stops it."""
     seen = len(game.events)
     screen = _Screen()
     humans = [p for p in range(game.players) if p not in agents]
@@ -148,6 +170,8 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
                     echo(f"refused: {err.reason} (rule '{err.rule}'"
                                + (f" at {err.location})" if err.location else ")"), err=True)
                     continue
+            if after_move is not None:
+                after_move(game)
             events = game.events
             for line in events[seen:]:
                 echo(line)
@@ -171,9 +195,12 @@ def _play_loop(game, agents: dict, max_moves: int | None, show_board: bool) -> s
               help="Write the game log (JSON) here.")
 @click.option("--log-for", "log_seat", type=click.IntRange(min=0), metavar="SEAT",
               help="With --log: write only what SEAT saw (no seed, other seats' secret moves hidden).")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the ruleset's invariants after every move; a broken one stops the game.")
 @option_flag
 @rules_path_flag
-def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_seat, options) -> None:
+def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_seat, check_invariants,
+         options) -> None:
     """Play a game in the terminal, any mix of humans and random bots.
 
     Seats are numbered from 0. A human sees the game as their seat may see it (the board
@@ -184,7 +211,11 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_sea
     the next seat presses Enter before seeing their hand. After each move the new narration
     is printed, and the board when it changed (unless --quiet-board); at the end, the final
     standings. --log writes a log that `regnum replay` checks and reruns; with --log-for SEAT
-    it holds only what that seat saw (docs/log-format.md), for handing to that player.
+    it holds only what that seat saw (docs/log-format.md), for handing to that player. A game
+    that fails (a fault of the rules, a limit hit, a seat with no legal move and, with
+    --check-invariants, a broken invariant) stops with the located error and exit code 1;
+    its --log then ends with the failing move and records the failure, which `regnum replay`
+    reproduces.
 
     \b
     Example:
@@ -202,7 +233,13 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_sea
                                  f"(seats 0–{players - 1})", param_hint="'--log-for'")
     bot_seats = _parse_bots(bots, players)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    game = rules.new_game(players=players, seed=seed, options=option_values(options))
+    try:
+        game = rules.new_game(players=players, seed=seed, options=option_values(options))
+    except api_error("RulesetError") as err:   # the setup failed: its log holds no move
+        echo(str(err), err=True)
+        if log_file is not None and log_seat is None:
+            _save_failure(setup_failed_log(rules, players, seed, option_values(options), err), log_file)
+        raise click.exceptions.Exit(1) from None
     agents = {seat: RandomAgent(seat_seed(seed, seat)) for seat in bot_seats}
     kinds = {seat: "bot" if seat in bot_seats else "human" for seat in range(players)}
     humans = ", ".join(str(s) for s in range(players) if s not in bot_seats) or "none"
@@ -212,9 +249,15 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_sea
     outcome = "quit"
     try:
         try:
-            outcome = _play_loop(game, agents, max_moves, show_board=not quiet_board)
+            if check_invariants:
+                assert_invariants(game)
+            outcome = _play_loop(game, agents, max_moves, show_board=not quiet_board,
+                                 after_move=assert_invariants if check_invariants else None)
         except _Quit as quit_:
             outcome = "eof" if quit_.input_ended else "quit"
+        except (api_error("RulesetError"), StuckGame, InvariantBroken) as err:
+            outcome = "failed"
+            _stopped(game, err, log_file, log_seat)
         notes = {
             "over": f"game over after {game.move_count} moves",
             "limit": f"stopped after {game.move_count} moves (--max-moves); the game is not over",
@@ -224,8 +267,9 @@ def play(ruleset, players, seed, bots, quiet_board, max_moves, log_file, log_sea
         echo(notes[outcome])
         standings(game, "Final standings" if outcome == "over" else "Standings", kinds)
     finally:
-        # The log is written whatever happened to the terminal (a closed pipe, say).
-        if log_file is not None:
+        # The log is written whatever happened to the terminal (a closed pipe, say); that of
+        # a failed game already is, with its failing move.
+        if log_file is not None and outcome != "failed":
             log = game.log if log_seat is None else game.log_for(log_seat)
             log_file.write_text(log.to_json(), encoding="utf-8")
     if log_file is not None:

@@ -22,6 +22,7 @@ from .. import confine
 from .common import (chosen_limits, echo, limit_flag, load_ruleset, make_console, rules_path,
                      rules_path_flag, standings, standings_table)
 from ..engine.saved import STATE_FORMAT
+from ..failures import reproduce
 from ..log import read_json
 from .errors import INPUT_EXIT, api_error, fail, fail_input, validation_message
 
@@ -64,11 +65,15 @@ def _rules_of(log_file: Path, data: dict, ruleset: str | None, any_version: bool
         fail(f"error: {err}")
 
 
+_GAME_FAILURES = ("illegal_move", "fault", "invariant", "stuck", "not_reproduced")
+
+
 def _json_failure(kind: str, message: str, **details) -> None:
     """With --json a failure is still one JSON object on stdout (exit code 1 for an illegal
-    move, 2 for a log or saved game that cannot be loaded or whose rules are refused)."""
+    move or a failure of the game, reproduced or not, 2 for a log or saved game that cannot be
+    loaded or whose rules are refused)."""
     click.echo(json.dumps({"ok": False, "error": {"kind": kind, "message": message, **details}}))
-    raise SystemExit(1 if kind == "illegal_move" else INPUT_EXIT)
+    raise SystemExit(1 if kind in _GAME_FAILURES else INPUT_EXIT)
 
 
 def _refuse(as_json: bool, kind: str, message: str, hint: str | None) -> NoReturn:
@@ -112,15 +117,59 @@ def _replayed(log_file: Path, data: dict, rules, any_version: bool, as_json: boo
     try:
         return regnum.replay(rules, data, check_hash=not any_version)
     except api_error("IllegalMove") as err:
-        index = getattr(err, "index", "?")
-        message = str(err).replace(f"move #{index}: ", "")
-        if as_json:
-            _json_failure("illegal_move", message, index=index, rule=err.rule, location=err.location)
-        fail(f"move #{index}: {message}")
+        _replayed_illegal(err, as_json)
     except api_error("LogError") as err:
         if as_json:
             _json_failure("invalid_log", str(err))
         fail_input(f"{log_file}: invalid log: {err}")
+
+
+def _reproduced(log_file: Path, data: dict, log, rules, any_version: bool, as_json: bool) -> NoReturn:
+    """A log that records a failure: replayed to see the failure again. Exit 1 either way: a
+    failure met again is the ruleset's, one that does not happen again is the log's."""
+    try:
+        again = reproduce(rules, data, check_hash=not any_version)
+    except api_error("IllegalMove") as err:
+        _replayed_illegal(err, as_json)
+    except api_error("LogError") as err:
+        if as_json:
+            _json_failure("invalid_log", str(err))
+        fail_input(f"{log_file}: invalid log: {err}")
+    expected, observed, moves = again.expected, again.observed, len(log.moves)
+    if again.reproduced:
+        if as_json:
+            _json_failure(observed.kind, observed.message, check=observed.check, index=observed.move,
+                          location=again.location, reproduced=True)
+        detail = str(again.error) if observed.kind == "fault" else observed.message
+        fail(f"{log_file}: the failure the log records happens again: {_phrase(observed, moves)}\n{detail}")
+    seen = (f"{_phrase(observed, moves)}: {observed.message}" if observed is not None
+            else f"all {moves} moves are accepted and the game goes on")
+    message = (f"the failure the log records does not happen again: it records {_phrase(expected, moves)}"
+               f" ({expected.message}); replaying it, {seen}")
+    if as_json:
+        _json_failure("not_reproduced", message, expected=expected.model_dump(),
+                      observed=None if observed is None else observed.model_dump(), reproduced=False)
+    fail(f"{log_file}: {message}")
+
+
+def _phrase(failure, moves: int) -> str:
+    """A failure in words: what went wrong and after which move."""
+    after = ("in the setup" if moves == 0 else f"after move #{moves - 1}") if failure.move is None \
+        else f"at move #{failure.move}"
+    if failure.kind == "fault":
+        return f"a fault ({failure.check}) {after}"
+    if failure.kind == "invariant":
+        broken = "by the setup" if failure.move is None and moves == 0 else f"after move #{failure.move}"
+        return f"invariant '{failure.check}' broken {broken}"
+    return f"a stuck game {after}"
+
+
+def _replayed_illegal(err, as_json: bool) -> NoReturn:
+    index = getattr(err, "index", "?")
+    message = str(err).replace(f"move #{index}: ", "")
+    if as_json:
+        _json_failure("illegal_move", message, index=index, rule=err.rule, location=err.location)
+    fail(f"move #{index}: {message}")
 
 
 def _load_saved_game(log_file: Path, rules, data: dict, as_json: bool):
@@ -154,6 +203,10 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     rules it names are refused, not found or not the ones it was made with (--any-version
     replays it anyway).
 
+    The log of a failed game (saved by `regnum simulate` or `regnum play --log`) ends with
+    its failing move: replay meets the failure again and prints it (the located fault, or the
+    broken invariant), or says that it does not happen again; it exits 1 either way.
+
     A log written for one seat (`regnum play --log-for`, `regnum log redact`) holds neither
     the seed nor the moves hidden from that seat, so it cannot be re-verified: replay checks
     that it fits the ruleset and shows the game as that seat saw it at the end of the log.
@@ -170,6 +223,8 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
     elif log.seat is not None:
         _seat_view(log_file, log, rules, path, as_json, any_version)
         return
+    elif log.failure is not None:
+        _reproduced(log_file, data, log, rules, any_version, as_json)
     else:
         game = _replayed(log_file, data, rules, any_version, as_json)
     if as_json:

@@ -5,9 +5,11 @@ the games, spread over worker processes, is ``regnum.simulate``'s job.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,7 +18,8 @@ from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
 from ..terminal import safe
-from .common import limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
+from ..limits import Limits
+from .common import chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
 
 
 @contextmanager
@@ -30,7 +33,7 @@ def _progress(label: str, total: int, enabled: bool) -> Iterator:
         yield lambda done, _total: bar.update(task, completed=done)
 
 
-def _simulation_table(result: SimulationResult, seed: int) -> None:
+def _simulation_table(result: SimulationResult, seed: int, ruleset: str) -> None:
     games = len(result.games)
     last = seed + games - 1
     table = Table(title=safe(f"{result.ruleset}: {games} games, {result.players} players, seeds {seed}–{last}"))
@@ -48,11 +51,30 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
         console.print(Text(f"cut by --max-moves (no winner): {result.truncated} games"))
     failed = result.failed
     if failed:
+        # Unwrapped: a path or a location cut in two cannot be copied.
         console.print(Text(f"failed (no winner): {len(failed)} games"))
         for game in failed[:10]:
-            console.print(Text(safe(f"  seed {game.seed}, after {game.moves} moves: {game.error}")))
+            console.print(Text(safe(f"  seed {game.seed}, after {game.moves} moves: {game.error}")), soft_wrap=True)
+            if game.log is not None:
+                console.print(Text(safe(f"    log: {game.log}")), soft_wrap=True)
         if len(failed) > 10:
             console.print(Text(f"  … and {len(failed) - 10} more (--json lists them all)"))
+        saved = [game.log for game in failed if game.log is not None]
+        if saved:
+            # A ruleset given by its path is not found by the name the log holds, and a limit
+            # hit is hit again only within the same limits.
+            given = f" --ruleset {ruleset}" if ruleset.endswith(".rules") else ""
+            given += "".join(f" --limit {name}={value}" for name, value in _changed_limits())
+            console.print(Text(safe(f"logs of the failed games saved in {Path(saved[0]).parent}: "
+                                    f"`regnum replay LOG{given}` reproduces each failure")), soft_wrap=True)
+
+
+def _changed_limits() -> list[tuple[str, int]]:
+    chosen, default = chosen_limits(), Limits()
+    if chosen is None:
+        return []
+    return [(field.name, getattr(chosen, field.name)) for field in dataclasses.fields(chosen)
+            if getattr(chosen, field.name) != getattr(default, field.name)]
 
 
 @click.command("simulate")
@@ -65,25 +87,34 @@ def _simulation_table(result: SimulationResult, seed: int) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: the number of CPUs).")
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Move bound per game.")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the ruleset's invariants after every move; a broken one fails the game.")
+@click.option("--failures-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("regnum-failures"),
+              show_default=True, help="Where the log of each failed game is saved (created when a game fails).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every game.")
 @option_flag
 @rules_path_flag
-def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, options) -> None:
+def simulate_command(ruleset, players, games, seed, jobs, max_moves, check_invariants, failures_dir, as_json,
+                     options) -> None:
     """Play many games with random bots and summarise the results.
 
     Game i uses seed SEED+i for the game and its bots, so each game can be rerun alone;
     games are spread over --jobs processes and reported in seed order. Prints wins per seat
     (a shared victory counts for each winner), mean/min/max score per seat, mean moves per
     game and games per second. A game cut by --max-moves has no winner and is flagged. A game
-    that fails (a limit hit, a fault of the rules) is listed with its seed and error, the
-    others are played, and the exit code is 1. With --json prints {"ruleset", "players",
-    "games": [{"seed", "scores", "winners", "moves", "truncated", "error"}],
+    that fails (a limit hit, a fault of the rules, a seat with no legal move and, with
+    --check-invariants, an invariant broken after a move) is listed with its seed and error,
+    the others are played, and the exit code is 1. The log of each failed game, up to and
+    including its failing move, is saved in --failures-dir as RULESET-seedSEED.json;
+    `regnum replay` of it reproduces the failure. With --json prints {"ruleset", "players",
+    "games": [{"seed", "scores", "winners", "moves", "truncated", "error", "log"}],
     "games_per_second"} and nothing else on stdout.
 
     \b
     Example:
       regnum simulate kings_road --players 4 --games 1000 --seed 1
       regnum simulate kingdom_builder -p 3 -g 100 --option first_game_setup=true
+      regnum simulate my_game.rules -g 500 --check-invariants --failures-dir failed/
     """
     path, rules = load_ruleset(ruleset)
     options = option_values(options)
@@ -91,11 +122,11 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, as_json, op
     show_progress = make_console(stderr=True).is_terminal
     with _progress(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
         result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules,
-                          options=options)
+                          options=options, check_invariants=check_invariants, failures_dir=failures_dir)
     if as_json:
         # json.dumps escapes every control and non-ASCII character, as a terminal needs.
         click.echo(json.dumps(result.model_dump(mode="json"), separators=(",", ":")))
     else:
-        _simulation_table(result, seed)
+        _simulation_table(result, seed, str(ruleset))
     if result.failed:
         raise SystemExit(1)

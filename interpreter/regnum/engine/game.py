@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from .. import rng
+from ..diagnostics import RulesetError
 from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
@@ -150,6 +151,15 @@ class Game:
                    moves=[LogMove(player=m.player, action=m.action, args=m.args) for m in self._moves],
                    result=result)
 
+    def failed_log(self, error: BaseException) -> Log:
+        """The log of this game as it failed with `error`, so that `regnum replay` reproduces
+        the failure: a RulesetError raised by `play` (its move, which the game refused, is
+        the log's last), one raised while listing moves, `regnum.failures.InvariantBroken` or
+        `regnum.agents.StuckGame`; the `failure` field says what went wrong and where
+        (docs/log-format.md). ValueError for any other error, which is not the game's."""
+        from ..failures import failed_log
+        return failed_log(self, error)
+
     def log_for(self, seat: int) -> Log:
         """The log as seat `seat` lived the game, safe to hand to that seat: no seed (it would
         let them recompute every hidden shuffle and draw), each move that was secret from them
@@ -209,9 +219,19 @@ class Game:
 
     # ── playing ──
     def play(self, move: Move) -> None:
-        """Apply a legal move, or raise IllegalMove naming the rule; the state is then unchanged."""
+        """Apply a legal move, or raise IllegalMove naming the rule; the state is then unchanged.
+
+        A RulesetError (a fault of the rules, a limit hit) leaves the state unchanged too and
+        carries the move as `error.move`, so that `failed_log(error)` can record it."""
         if not isinstance(move, Move):
             raise TypeError("play() takes a regnum.Move")
+        try:
+            self._play(move)
+        except RulesetError as err:
+            err.move = move
+            raise
+
+    def _play(self, move: Move) -> None:
         _check_shape(move)
         stack = waiting_stack(self._state, move.player)
         if stack is None:
