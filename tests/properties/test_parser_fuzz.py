@@ -44,6 +44,8 @@ RULESETS = resources.data_dir("rulesets")
 BUNDLED = {"kings_road": "kings_road.rules", "kingdom_builder": "kingdom_builder.rules",
            "permanent_nobles": "variants/permanent_nobles.rules"}
 TEXTS = {name: (RULESETS / rel).read_text(encoding="utf-8") for name, rel in BUNDLED.items()}
+_KEYWORDS = frozenset(word for terminal in parser().terminals
+                      for word in re.findall(r"[a-z_]+", terminal.pattern.value) if terminal.name != "NAME")
 
 # A mutant may loop without asking anyone (`add 1 to turn` with the loop's exit deleted): the
 # step limit stops it with E901, but the default two million steps take longer than the
@@ -134,9 +136,9 @@ _NL, _INDENT, _DEDENT = "\x00", "\x01", "\x02"
 _ALPHABET = st.characters(codec="utf-8", exclude_characters=_NL + _INDENT + _DEDENT)
 
 
-def _grammar_strategies() -> dict:
+def _grammar_strategies(start: str = "start") -> dict:
     lark = parser()
-    terminals, _, _ = lark.grammar.compile(["start"], ())
+    terminals, _, _ = lark.grammar.compile([start], ())
     explicit = {}
     for terminal in terminals:
         if terminal.name == "_NL":
@@ -146,7 +148,8 @@ def _grammar_strategies() -> dict:
                                                 alphabet=_ALPHABET).map(lambda s: s + " ")
     explicit["NAME"] = st.sampled_from(["a", "b", "x", "p", "players", "count", "len", "zone", "score",
                                         "current_player", "board", "f", "rule1", "Piece"]).map(lambda s: s + " ")
-    explicit["_NL"] = st.sampled_from([_NL, " # remark" + _NL])
+    if start == "start":
+        explicit["_NL"] = st.sampled_from([_NL, " # remark" + _NL])
     explicit["_INDENT"] = st.just(_INDENT)
     explicit["_DEDENT"] = st.just(_DEDENT)
     return explicit
@@ -182,14 +185,42 @@ def test_a_sentence_of_the_grammar_loads_or_is_diagnosed(prologue, text):
     load_or_diagnose(prologue + text)
 
 
+# `Game.evaluate` reads an expression from its caller: the same promise, with the names of a
+# real game so that the checker lets many through to be run.
+_GAME_NAMES = sorted({w for w in re.findall(r"\b[a-z_]\w*\b", TEXTS["kings_road"]) if w not in _KEYWORDS}
+                     | {"count", "len", "sum", "max", "min", "any", "all", "first", "range", "players"})
+
+
+@pytest.fixture(scope="module")
+def game_in_progress():
+    rules = regnum.load("kings_road")
+    game = rules.new_game(3, seed=1)
+    for _ in range(5):
+        game.play(game.all_legal_moves()[0])
+    return game
+
+
+def _expressions():
+    explicit = _grammar_strategies("expr")
+    explicit["NAME"] = st.sampled_from(_GAME_NAMES).map(lambda s: s + " ")
+    return from_lark(parser(), start="expr", explicit=explicit)
+
+
+@settings(FUZZ, max_examples=EXAMPLES or 20)   # about half a second an expression: evaluate checks it against the whole ruleset
+@given(expression=_expressions())
+def test_an_evaluated_expression_has_a_value_or_is_diagnosed(game_in_progress, expression):
+    with hang_alarm():
+        try:
+            game_in_progress.evaluate(expression)
+        except regnum.RulesetError as err:
+            assert err.diagnostics and all(d.is_error for d in err.diagnostics)
+            assert "Traceback" not in str(err)
+
+
 # ── Mutations of the bundled rulesets ───────────────────────────────────────────────────────
 
 # Comments are matched so that their words are never picked: a mutation there changes nothing.
 _TOKEN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\.)*"|\w+|//|==|!=|<=|>=|\.\.|[^\w\s]')
-
-
-_KEYWORDS = frozenset(word for terminal in parser().terminals
-                      for word in re.findall(r"[a-z_]+", terminal.pattern.value) if terminal.name != "NAME")
 
 
 _OPERATORS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">="})
