@@ -262,7 +262,7 @@ class NativeCompiler:
             else:
                 kind = self.x.kind(part, self._kinds(binds))
                 pieces.append(f"_format({self._e(part, binds)}, {kind!r}, c)")
-        src.add(d, f"if c.narrate: c.events.append(_said(c, ''.join(({', '.join(pieces)},))))", s.span)
+        src.add(d, f"if c.narrate: c.events.append(_said(c, ''.join([{', '.join(pieces)}])))", s.span)
 
     def _PassStmt(self, src, d, s, binds):
         src.add(d, "pass", s.span)
