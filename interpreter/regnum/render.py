@@ -130,20 +130,10 @@ class Renderer:
         return _short(value)
 
     def variables(self) -> list[Text]:
-        lines = []
-        row = _visible_vars(self.game, self.state.vars, None, self.viewer)
-        shown = [(k, v) for k, v in row.items() if k not in self.model.options]
-        if shown:
-            lines.append(Text("  ".join(f"{words(k)}={self.value(k, v)}" for k, v in shown)))
-        for seat, values in enumerate(self.state.pvars):
-            values = _visible_vars(self.game, values, seat, self.viewer)
-            rest = [(k, v) for k, v in values.items() if k != "score"]
-            if rest:
-                line = Text()
-                line.append(f"P{seat}", style=player_style(seat))
-                line.append(": " + "  ".join(f"{words(k)}={self.value(k, v)}" for k, v in rest))
-                lines.append(line)
-        return lines
+        rows = [_visible_vars(self.game, values, seat, self.viewer)
+                for seat, values in enumerate(self.state.pvars)]
+        return variable_lines(_visible_vars(self.game, self.state.vars, None, self.viewer), rows,
+                              self.model.options, self.value)
 
     def boards(self) -> list:
         out = []
@@ -284,6 +274,23 @@ class Renderer:
         return out
 
 
+def variable_lines(globals_: dict, per_player: list, options, show) -> list[Text]:
+    """The variables a seat may see, one line for the game's and one per player (scores are
+    shown apart, options are not variables); `show(name, value)` reads a value."""
+    lines = []
+    shown = [(k, v) for k, v in globals_.items() if k not in options]
+    if shown:
+        lines.append(Text("  ".join(f"{words(k)}={show(k, v)}" for k, v in shown)))
+    for seat, row in enumerate(per_player):
+        rest = [(k, v) for k, v in row.items() if k != "score"]
+        if rest:
+            line = Text()
+            line.append(f"P{seat}", style=player_style(seat))
+            line.append(": " + "  ".join(f"{words(k)}={show(k, v)}" for k, v in rest))
+            lines.append(line)
+    return lines
+
+
 def view_text(model, view: dict) -> Text:
     """A seat's observation (the `view` of a log written for one seat) as text: what that seat
     saw at the end of the log. Without the game's state the ruleset's `view`s cannot be
@@ -309,16 +316,8 @@ def view_text(model, view: dict) -> Text:
         scores.append(f"P{who}", style=player_style(who))
         scores.append(f" {score}")
     lines.append(scores)
-    shown = [(k, v) for k, v in (view.get("vars") or {}).items() if k not in model.options]
-    if shown:
-        lines.append(Text("  ".join(f"{words(k)}={_short(v)}" for k, v in shown)))
-    for who, row in enumerate(view.get("player_vars") or []):
-        rest = [(k, v) for k, v in row.items() if k != "score"]
-        if rest:
-            line = Text()
-            line.append(f"P{who}", style=player_style(who))
-            line.append(": " + "  ".join(f"{words(k)}={_short(v)}" for k, v in rest))
-            lines.append(line)
+    lines += variable_lines(view.get("vars") or {}, view.get("player_vars") or [], model.options,
+                            lambda name, value: _short(value))
     families: dict = {}
     for key, content in (view.get("zones") or {}).items():
         family, _, index = key.partition("#")

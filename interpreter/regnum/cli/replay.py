@@ -112,6 +112,13 @@ def _logged_rules(log_file: Path, data: dict, any_version: bool, as_json: bool):
             "replay it anyway with --any-version, or pass the right rules with --ruleset")
 
 
+def _invalid_log(log_file: Path, err: Exception, as_json: bool) -> NoReturn:
+    """A log that does not fit the rules it is replayed with: one line (or object), exit 2."""
+    if as_json:
+        _json_failure("invalid_log", str(err))
+    fail_input(f"{log_file}: invalid log: {err}")
+
+
 def _replayed(log_file: Path, data: dict, rules, any_version: bool, as_json: bool = False):
     """The game a full log records, replayed move by move; a failure ends the command."""
     try:
@@ -119,9 +126,7 @@ def _replayed(log_file: Path, data: dict, rules, any_version: bool, as_json: boo
     except api_error("IllegalMove") as err:
         _replayed_illegal(err, as_json)
     except api_error("LogError") as err:
-        if as_json:
-            _json_failure("invalid_log", str(err))
-        fail_input(f"{log_file}: invalid log: {err}")
+        _invalid_log(log_file, err, as_json)
 
 
 def _reproduced(log_file: Path, data: dict, log, rules, any_version: bool, as_json: bool) -> NoReturn:
@@ -132,9 +137,7 @@ def _reproduced(log_file: Path, data: dict, log, rules, any_version: bool, as_js
     except api_error("IllegalMove") as err:
         _replayed_illegal(err, as_json)
     except api_error("LogError") as err:
-        if as_json:
-            _json_failure("invalid_log", str(err))
-        fail_input(f"{log_file}: invalid log: {err}")
+        _invalid_log(log_file, err, as_json)
     expected, observed, moves = again.expected, again.observed, len(log.moves)
     if again.reproduced:
         if as_json:
@@ -245,9 +248,7 @@ def _seat_view(log_file: Path, log, rules, path: Path, as_json: bool, any_versio
     try:
         regnum._check_fits(rules, log, check_hash=not any_version)
     except api_error("LogError") as err:
-        if as_json:
-            _json_failure("invalid_log", str(err))
-        fail_input(f"{log_file}: invalid log: {err}")
+        _invalid_log(log_file, err, as_json)
     seat, view = log.seat, log.view
     hidden = sum(1 for move in log.moves if move.hidden)
     if as_json:

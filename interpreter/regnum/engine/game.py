@@ -87,8 +87,8 @@ class Game:
     def _ctx(self, state: State) -> Ctx:
         ctx = Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
         bound = self._size_bound
-        if bound is None and state.flow["main"] is not None and (state.pieces or state.vars):
-            bound = self._size_bound = state_size(self._state)   # a game read from JSON, once
+        if bound is None and (state.pieces or state.vars):
+            bound = self._size_bound = state_size(state)   # a game read from JSON: measured once
         ctx.size_bound = bound or 0
         return ctx
 
