@@ -162,6 +162,12 @@ def reproduce(rules, log, check_hash: bool = True) -> Reproduction:
         raise LogError("log field 'failure': missing: the log records no failure to reproduce")
     _check_fits(rules, log, check_hash)
     expected = log.failure
+    from .fuzz.reproduce import KINDS as CHECKED_BY_THE_FUZZER, reproduce_check
+    if expected.kind in CHECKED_BY_THE_FUZZER:
+        try:
+            return reproduce_check(rules, log, expected)
+        except OptionError as err:
+            raise LogError(f"log field 'options': {err}") from None
     invariants = expected.kind == "invariant"
     try:
         game = rules.new_game(log.players, log.seed, options=log.options)

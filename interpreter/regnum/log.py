@@ -278,17 +278,26 @@ class LogFailure(BaseModel):
     moves because the failing move is one the game never accepted."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["fault", "invariant", "stuck"] = Field(description=(
+    kind: Literal["fault", "invariant", "stuck", "refused", "unclean", "round_trip", "secrecy", "replay",
+                  "unending"] = Field(description=(
         "fault: the rules raised an error (a runtime fault E902, a limit E901, …); invariant: an "
         "invariant of the ruleset does not hold (or cannot be evaluated); stuck: the game is not "
-        "over and a seat to move has no legal move, or nobody is to move"))
+        "over and a seat to move has no legal move, or nobody is to move. Found by `regnum fuzz`: "
+        "refused: a move the game offered was refused; unclean: a move it did not offer was "
+        "accepted, or refusing it changed the state; round_trip: the state read back from its JSON "
+        "differs; secrecy: a seat's observation shows what it may not see; replay: replaying the "
+        "moves gives another state; unending: the game is not over after the ruleset's move bound"))
     check: StrictStr | None = Field(default=None, description=(
-        "the fault's diagnostic code (E902) or the invariant's name; null for a stuck game"))
+        "the fault's diagnostic code (E902), the invariant's name, or which check of its kind "
+        "failed (`seat 2` for secrecy, the kind of wrong move for unclean, `ends within N moves` "
+        "for unending); null for a stuck game"))
     move: StrictInt | None = Field(ge=0, description=(
         "the index in moves of the move that failed, always the last one (for a fault, the move "
-        "the game refused with the error; for an invariant, the move after which it broke); null "
-        "when the game failed after all its moves and not because of one: a fault in the setup or "
-        "while listing the next moves, an invariant the setup broke, a stuck game"))
+        "the game refused with the error; for refused and unclean, the move wrongly refused or "
+        "accepted, which the game never played; for the other kinds, the move after which the "
+        "check failed); null when the game failed after all its moves and not because of one: a "
+        "fault in the setup or while listing the next moves, an invariant the setup broke, a "
+        "stuck game, a check that failed before the first move"))
     message: StrictStr = Field(description="the error as it was reported, located in the ruleset")
 
     @field_validator("check")
@@ -297,8 +306,9 @@ class LogFailure(BaseModel):
         kind = info.data.get("kind")
         if kind == "stuck" and check is not None:
             raise ValueError("a stuck game names no check (null)")
-        if kind in ("fault", "invariant") and check is None:
-            raise ValueError(f"a {kind} names its {'code' if kind == 'fault' else 'invariant'}")
+        if kind not in ("stuck", None) and check is None:
+            what = {"fault": "code", "invariant": "invariant"}.get(kind, "check")
+            raise ValueError(f"a {kind} names its {what}")
         return check
 
 

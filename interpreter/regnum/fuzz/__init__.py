@@ -1,0 +1,177 @@
+"""`regnum fuzz`: seeded random and adversarial games, every check after every step, failures
+shrunk with Hypothesis and saved as logs that `regnum replay` reproduces, and rule coverage.
+
+Game i of a run seeded S uses seed S + i, the player count `players[i % len(players)]` and the
+policy `POLICIES[i % 3]` (playout.py), so any game can be rerun alone and the outcome does not
+depend on how the games were spread over workers. Games run on `backends.run_all` (processes,
+or Ray); a failing game stops at its first failure, and the first game failing each way is
+shrunk, in the parent, after all games are in.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from ..log import Log, LogFailure, LogMove
+from .checks import KINDS
+from .playout import POLICIES, Settings, fuzz_game
+from .report import CoverageRow, FuzzFailure, FuzzReport, coverage, hit_key
+from .shrink import replay_choices, same_failure, shrink
+
+__all__ = ["fuzz", "FuzzReport", "FuzzFailure", "CoverageRow", "KINDS", "POLICIES", "Settings",
+           "DEFAULT_BOUND"]
+
+#: The move bound of a ruleset that states none (`ends within N moves`).
+DEFAULT_BOUND = 10_000
+
+
+def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | None = None,
+         seconds: float | None = None, workers: int | None = None, backend: str = "local",
+         address: str | None = None, options: dict | None = None, failures_dir: Path | None = None,
+         shrink_seconds: float = 60.0, settings: Settings | None = None, progress=None,
+         limits=None, rules_path: tuple = ()) -> FuzzReport:
+    """Fuzz `rules` (loaded from `path`, which the workers load again) and report."""
+    counts = players or list(range(rules.min_players, rules.max_players + 1))
+    settings = settings or Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
+    deadline = None if seconds is None else time.time() + seconds
+    items = [(i, counts[i % len(counts)], seed + i, POLICIES[i % len(POLICIES)]) for i in range(games)]
+    started = time.perf_counter()
+    outcomes = _run(path, rules, items, settings, options, deadline, workers, backend, address,
+                    progress, limits, rules_path)
+    played = [o for o in outcomes if o is not None]
+    elapsed = time.perf_counter() - started
+    hits: dict[str, int] = {}
+    for outcome in played:
+        for key, n in outcome["hits"].items():
+            hits[key] = hits.get(key, 0) + n
+    failures = _failures(rules, played, settings, options, failures_dir, shrink_seconds)
+    steps = sum(o["steps"] for o in played)
+    policies = {p: sum(1 for o in played if o["policy"] == p) for p in POLICIES}
+    return FuzzReport(ruleset=rules.name, games=len(played), steps=steps, seconds=round(elapsed, 3),
+                      steps_per_second=round(steps / elapsed, 1) if elapsed > 0 else 0.0,
+                      players=counts, policies=policies, failures=failures,
+                      coverage=coverage(rules, hits))
+
+
+# ── playing the games ────────────────────────────────────────────────────────
+
+def _setup(path: str, settings: Settings, options, deadline, limits, rules_path):
+    from ..ruleset import load
+    return load(path, limits=limits, rules_path=list(rules_path) or None), settings, options, deadline
+
+
+def _work(context, item) -> dict | None:
+    rules, settings, options, deadline = context
+    if deadline is not None and time.time() > deadline:
+        return None   # the time budget is spent: this game is not played
+    _, players, game_seed, policy = item
+    return asdict(_plain(fuzz_game(rules, players, game_seed, policy, settings, options)))
+
+
+def _plain(outcome):
+    """An outcome as data a worker can send back (moves as dicts)."""
+    outcome.moves = [m.to_dict() for m in outcome.moves]
+    return outcome
+
+
+def _run(path, rules, items, settings, options, deadline, workers, backend, address, progress,
+         limits, rules_path) -> list:
+    if backend == "local" and (workers == 1 or len(items) <= 1):
+        context = (rules, settings, options, deadline)
+        out = []
+        for done, item in enumerate(items, 1):
+            out.append(_work(context, item))
+            if progress:
+                progress(done, len(items))
+        return out
+    from ..backends import run_all
+    return run_all(_setup, (str(path), settings, options, deadline, limits, tuple(rules_path)), _work, items,
+                   workers=workers, backend=backend, address=address, progress=progress)
+
+
+# ── failures: shrunk, saved, reproduced ──────────────────────────────────────
+
+def _failures(rules, played: list[dict], settings: Settings, options, failures_dir, seconds) -> list[FuzzFailure]:
+    firsts: list[tuple[dict, int]] = []   # the first game failing each way, and how many more did
+    for outcome in played:
+        failure = outcome["failure"]
+        if failure is None:
+            continue
+        for index, (first, more) in enumerate(firsts):
+            if same_failure(first["failure"], failure):
+                firsts[index] = (first, more + 1)
+                break
+        else:
+            firsts.append((outcome, 0))
+    return [_shrunk(rules, outcome, more, settings, options, failures_dir, seconds) for outcome, more in firsts]
+
+
+def _shrunk(rules, outcome: dict, more: int, settings: Settings, options, failures_dir, seconds) -> FuzzFailure:
+    from ..failures import reproduce
+    failure = outcome["failure"]
+    small = shrink(rules, outcome["players"], outcome["seed"], outcome["choices"], failure, settings,
+                   options, seconds)
+    game, seen, _ = replay_choices(rules, small.players, outcome["seed"], small.choices, settings,
+                                   failure["kind"], options)
+    if seen is None:   # cannot happen for a deterministic check; keep the game as found
+        game, seen, _ = replay_choices(rules, outcome["players"], outcome["seed"], outcome["choices"],
+                                       settings, failure["kind"], options)
+        small.shrunk = False
+    seen = seen or failure
+    log = failure_log(rules, game, seen, small.players, outcome["seed"], options)
+    path = None
+    if failures_dir is not None:
+        path = _save(log, Path(failures_dir), rules.name, outcome["seed"], seen["kind"])
+    reproduced = reproduce(rules, log).reproduced
+    return FuzzFailure(kind=seen["kind"], check=seen["check"], message=seen["message"],
+                       log=None if path is None else str(path), seed=outcome["seed"],
+                       players=log.players, policy=outcome["policy"], moves=len(log.moves),
+                       found_after=len(outcome["moves"]) + (1 if failure.get("extra") else 0),
+                       last_rule=last_rule(game, log), reproduced=reproduced, shrunk=small.shrunk,
+                       others=more)
+
+
+def failure_log(rules, game, failure: dict, players: int, seed: int, options: dict | None) -> Log:
+    """The log of `game` as it failed: its moves, the failing move (when the failure has one
+    the game never played) and the failure record. `game` is None when its setup failed."""
+    model = rules.model
+    played = [] if game is None else game._moves
+    moves = [LogMove(player=m.player, action=m.action, args=m.args) for m in played]
+    extra = failure.get("extra")
+    if extra is not None:
+        moves.append(LogMove(player=extra["player"], action=extra["action"], args=extra["args"]))
+    record = LogFailure(kind=failure["kind"], check=failure["check"], move=failure["move"],
+                        message=failure["message"])
+    options = game.options if game is not None else dict(options or {})
+    return Log(ruleset=model.name, ruleset_hash=model.hash, variant=model.variant, players=players,
+               seed=seed, options=options, moves=moves, result=None, failure=record)
+
+
+def _save(log: Log, folder: Path, name: str, seed: int, kind: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}-fuzz-seed{seed}-{kind}.json"
+    path.write_text(log.to_json(), encoding="utf-8")
+    return path
+
+
+def last_rule(game, log: Log) -> str | None:
+    """The action of the log's last move, where it is written, and the rules that move set off
+    (what it hit in the coverage counts)."""
+    if not log.moves or game is None:
+        return None
+    last = log.moves[-1]
+    action = game.model.actions.get(last.action)
+    where = f" ({action.span})" if action is not None else ""
+    text = f"P{last.player} {last.action}{where}"
+    if len(log.moves) > game.move_count:   # the failing move was never played: it set nothing off
+        return text
+    before = game.ruleset.new_game(game.players, game.seed, narrate=False, options=game.options)
+    from ..moves import Move
+    for record in game._moves[:-1]:
+        before.play(record)
+    hits_before = dict(before.hits)
+    before.play(Move(last.player, last.action, dict(last.args)))
+    fired = [k for k, n in before.hits.items() if n > hits_before.get(k, 0) and not k.startswith(("require:", "prefer:"))]
+    return text + (f"; it set off {', '.join(sorted(fired))}" if fired else "")

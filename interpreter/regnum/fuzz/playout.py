@@ -1,0 +1,180 @@
+"""One fuzzed game: moves chosen by a policy, every check run after every step.
+
+Three policies, chosen per game:
+
+- ``random``: uniform among every legal move of every seat to move (the simulation's bots
+  choose per seat; the fuzzer pools the seats, so the order of simultaneous picks varies too);
+- ``rare``: adversarial, each move weighted by how seldom its action was played so far in the
+  game, so that actions the random policy rarely reaches (a special power, a pass) come up;
+- ``endgame``: adversarial, aimed at the end of the game: a random game is played unchecked to
+  its end, then the game is taken back to a point in its last third and played again from
+  there with the ``rare`` policy and every check, so that the end of the game — final scoring,
+  its tie-breaks, end conditions — is met again and again from different positions.
+
+A game is a pure function of (ruleset, players, seed, policy, options): the policy's choices
+and the checks' own draws (which wrong moves, which seat's observation) come from generators
+seeded by the game's seed and the move number. So the moves of a failing game, played again,
+fail again, which shrinking relies on.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..diagnostics import RulesetError
+from ..moves import Move
+from . import checks
+from .checks import CheckFailed
+
+POLICIES = ("random", "rare", "endgame")
+
+
+@dataclass
+class Settings:
+    """What a fuzzed game checks. `bound` is the move bound (the ruleset's `ends within`, else
+    the fuzzer's default); `mutations` wrong moves are tried per step."""
+
+    bound: int
+    mutations: int = 3
+    offered: int = 1
+    round_trip: bool = True
+    secrecy: bool = True
+    replay: bool = True
+
+
+@dataclass
+class Outcome:
+    """What a fuzzed game gave: its moves (as indexes into the legal moves at each step, and
+    as moves), whether it ended, the failure met (None: none) and the coverage hits."""
+
+    players: int
+    seed: int
+    policy: str
+    moves: list = field(default_factory=list)
+    choices: list = field(default_factory=list)
+    over: bool = False
+    steps: int = 0
+    failure: dict | None = None
+    hits: dict = field(default_factory=dict)
+    checked_from: int = 0
+
+
+def step_rng(seed: int, step: int, purpose: str) -> random.Random:
+    """The generator of one purpose at one step of a game: the same on every replay."""
+    return random.Random(f"regnum-fuzz:{seed}:{step}:{purpose}")
+
+
+def pick(policy: str, legal: list, played: dict, rng: random.Random) -> int:
+    """The index of the move `policy` plays among `legal`."""
+    if policy == "random" or len(legal) == 1:
+        return rng.randrange(len(legal))
+    weights = [1.0 / (1 + played.get(m.action, 0)) ** 2 for m in legal]
+    return rng.choices(range(len(legal)), weights)[0]
+
+
+def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
+    """Every check of one step, on `game` as it stands, in a fixed order."""
+    step = game.move_count
+    checks.invariants(game)
+    checks.offers_a_move(game)
+    checks.ends_in_time(game, settings.bound)
+    if legal and settings.offered:
+        checks.offered_moves_accepted(game, legal, step_rng(game.seed, step, "offered"), settings.offered)
+    if settings.mutations:
+        rng = step_rng(game.seed, step, "wrong")
+        checks.wrong_moves_refused(game, checks.mutations(game, legal, earlier, rng, settings.mutations))
+    if settings.round_trip:
+        checks.round_trip(game)
+    if settings.secrecy:
+        seats = [None, *range(game.players)]
+        checks.secrecy(game, step_rng(game.seed, step, "seat").choice(seats))
+
+
+def fuzz_game(rules, players: int, seed: int, policy: str, settings: Settings,
+              options: dict | None = None) -> Outcome:
+    """Play and check one game; it stops at its first failure."""
+    out = Outcome(players, seed, policy)
+    prefix: list[int] = []
+    if policy == "endgame":
+        prefix = _late_prefix(rules, players, seed, settings, options)
+    game = None
+    try:
+        game = rules.new_game(players=players, seed=seed, narrate=False, options=options)
+        for index in prefix:
+            legal = game.all_legal_moves()
+            _play(game, legal[index], out, index)
+        out.checked_from = game.move_count
+        run_checked(game, settings, "rare" if policy == "endgame" else policy, out)
+    except CheckFailed as failed:
+        out.failure = _record(game, failed)
+    except RulesetError as err:
+        out.failure = _fault(game, err)
+    if game is not None:
+        out.hits = dict(game.hits)
+        out.over = game.is_over
+    return out
+
+
+def run_checked(game, settings: Settings, policy: str, out: Outcome) -> None:
+    """Play `game` to its end (or its bound) with every check after every step."""
+    played: dict[str, int] = {}
+    earlier: list = []
+    while True:
+        legal = game.all_legal_moves() if not game.is_over else []
+        check_step(game, settings, legal, earlier)
+        if game.is_over:
+            break
+        index = pick(policy, legal, played, step_rng(game.seed, game.move_count, "pick"))
+        move = legal[index]
+        played[move.action] = played.get(move.action, 0) + 1
+        _play(game, move, out, index)
+        out.steps += 1
+        earlier = legal
+    if settings.replay:
+        checks.replays(game)
+
+
+def _play(game, move: Move, out: Outcome, index: int) -> None:
+    game.play(move)   # a fault leaves the move out: the failure record carries it
+    out.moves.append(move)
+    out.choices.append(index)
+
+
+def _late_prefix(rules, players, seed, settings: Settings, options) -> list[int]:
+    """The choices of a random game, unchecked, cut at a point in its last third."""
+    game = rules.new_game(players=players, seed=seed, narrate=False, options=options)
+    choices: list[int] = []
+    rng = random.Random(f"regnum-fuzz:{seed}:endgame")
+    try:
+        while not game.is_over and game.move_count < settings.bound:
+            legal = game.all_legal_moves()
+            if not legal:
+                break
+            index = rng.randrange(len(legal))
+            game.play(legal[index])
+            choices.append(index)
+    except RulesetError:
+        pass   # the checked part will meet this failure again, and report it
+    n = len(choices)
+    return choices[:rng.randint(2 * n // 3, max(2 * n // 3, n - 1))] if n else []
+
+
+def _record(game, failed: CheckFailed) -> dict:
+    """A check's failure as the log will record it: `move` is the failing move's index (a
+    move the game never played, appended), else the last move's; none for a stuck game."""
+    if failed.move is not None:
+        move_index = game.move_count
+    elif failed.kind == "stuck" or not game.move_count:
+        move_index = None
+    else:
+        move_index = game.move_count - 1
+    return {"kind": failed.kind, "check": failed.check, "message": failed.message,
+            "move": move_index, "extra": None if failed.move is None else failed.move.to_dict()}
+
+
+def _fault(game, err: RulesetError) -> dict:
+    from ..failures import one_line, _code
+    failing = getattr(err, "move", None)
+    move_index = None if game is None else (game.move_count if failing is not None else None)
+    return {"kind": "fault", "check": _code(err), "message": one_line(err), "move": move_index,
+            "extra": None if failing is None else failing.to_dict()}
