@@ -21,13 +21,20 @@ These are public, for users' own tests of their rulesets as much as for regnum's
 Hypothesis support (needs ``hypothesis``, the ``test`` extra)::
 
     from hypothesis import given
-    from regnum.testing import legal_move_sequences, game_machine
+    from regnum.testing import game_machine, legal_move_sequences, reachable_states, seeds
 
     @given(legal_move_sequences(rules, players=[2, 3], max_moves=200))
     def test_something(playout):
         game = playout.replay(rules)     # the moves are legal in order from new_game(players, seed)
 
+    @given(reachable_states(rules, players=4), seeds())
+    def test_copies_play_alike(game, seed):
+        ...                              # any position legal play can reach, and a seed
+
     TestKingsRoad = game_machine(rules, players=[2, 3, 4]).TestCase
+
+``regnum fuzz`` runs the same kind of search over whole games with many more checks
+(docs/fuzzing.md); these are for the properties of your own ruleset.
 
 Positions are edited in place through the same copy-on-write discipline the engine uses
 (``State.writable``; piece records are replaced, never changed), so copies of a game taken
@@ -45,10 +52,12 @@ from typing import Callable, Iterable
 
 __all__ = [
     "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "restart_flow",
-    "Scenario", "random_playout", "Playout", "legal_move_sequences", "game_machine",
+    "Scenario", "random_playout", "Playout", "seeds", "legal_move_sequences", "reachable_states",
+    "game_machine",
 ]
 
 PieceFilter = Callable[[dict], bool]
+SEED_RANGE = (0, 2**32 - 1)   # the seeds Hypothesis draws
 
 
 # ── invariants ────────────────────────────────────────────────────────────────
@@ -293,6 +302,21 @@ def _players_strategy(rules, players):
     return st.sampled_from(list(players))
 
 
+def seeds():
+    """A Hypothesis strategy of game seeds (whole numbers 0..2**32-1; shrinks toward 0)."""
+    from hypothesis import strategies as st
+
+    return st.integers(*SEED_RANGE)
+
+
+def reachable_states(rules, players: int | Iterable[int] | None = None, max_moves: int = 500,
+                     check: bool = True):
+    """A Hypothesis strategy of games in states reachable by legal play: a ``Playout`` drawn as
+    by ``legal_move_sequences``, replayed. The game may be over or in mid-play (the number of
+    moves is drawn too); failures shrink to fewer moves and earlier positions."""
+    return legal_move_sequences(rules, players, max_moves, check=check).map(lambda playout: playout.replay(rules))
+
+
 def legal_move_sequences(rules, players: int | Iterable[int] | None = None, max_moves: int = 500,
                          seeds=None, check: bool = True):
     """A Hypothesis strategy of ``Playout``s: seats, a seed and a sequence of legal moves.
@@ -305,7 +329,7 @@ def legal_move_sequences(rules, players: int | Iterable[int] | None = None, max_
     """
     from hypothesis import strategies as st
 
-    seed_strategy = seeds if seeds is not None else st.integers(0, 2**32 - 1)
+    seed_strategy = seeds if seeds is not None else st.integers(*SEED_RANGE)
 
     @st.composite
     def playouts(draw):
@@ -348,7 +372,7 @@ def game_machine(rules, players: int | Iterable[int] | None = None, max_moves: i
     class GameMachine(RuleBasedStateMachine):
         game = None
 
-        @initialize(n=_players_strategy(rules, players), seed=st.integers(0, 2**32 - 1))
+        @initialize(n=_players_strategy(rules, players), seed=st.integers(*SEED_RANGE))
         def start(self, n, seed):
             self.game = rules.new_game(players=n, seed=seed)
 

@@ -98,7 +98,8 @@ def mutations(game, legal: list, earlier: list, rng: random.Random, count: int =
     step earlier, or one made up from nothing."""
     model = game.model
     actions = sorted(model.actions)
-    stale = [m for m in earlier if m not in set(legal)] if earlier else []
+    offered = set(legal)
+    stale = [m for m in earlier if m not in offered] if earlier else []
     out: list[tuple[str, Move]] = []
     makers = ["seat", "action", "unknown action", "extra argument", "missing argument",
               "argument value", "argument type", "earlier move", "made up"]
