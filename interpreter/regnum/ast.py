@@ -618,6 +618,15 @@ class WinnerKey:
 
 
 @node
+class EndsDecl:
+    """`ends within N moves`: a bound on the length of every game, which the fuzzer checks."""
+    span: Span
+    limit: Expr
+    kind = "ends"
+    name = "ends"
+
+
+@node
 class WinnerDecl:
     span: Span
     var: str

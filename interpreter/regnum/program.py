@@ -20,7 +20,7 @@ from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 # Declaration kinds that live in the one global namespace of a ruleset.
 NAMED_KINDS = ("const", "enum", "board", "piece", "zone", "var", "def", "phase", "rule",
                "action", "scoring", "tiebreak", "trigger", "invariant", "option", "view")
-SINGLETON_KINDS = ("game", "players", "setup", "flow", "winner")
+SINGLETON_KINDS = ("game", "players", "setup", "flow", "winner", "ends")
 
 
 @dataclass

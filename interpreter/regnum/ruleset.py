@@ -60,6 +60,12 @@ class Ruleset:
         return [(kind, name, str(span)) for kind, name, span in self.model.rules]
 
     @property
+    def move_bound(self) -> int | None:
+        """The rulebook's promise `ends within N moves` (None when the ruleset makes none):
+        every game ends within N moves, which `regnum fuzz` checks; play never reads it."""
+        return self.model.move_bound
+
+    @property
     def options(self) -> dict:
         """The options a game can be created with: name -> (type, location)."""
         return {name: (spec.type, str(spec.span)) for name, spec in self.model.options.items()}

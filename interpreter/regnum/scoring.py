@@ -3,6 +3,10 @@
 A ranking sorts the contenders by their measure, splits equal measures into
 tie blocks, lets key policies (`by highest EXPR`) break blocks apart, and
 lets one block policy decide what the players still tied receive.
+
+Each policy may carry a tag: `tally(tag)` is called every time that policy is
+applied to a block of tied players, which is what coverage counts (a policy
+whose block is never tied never decides anything).
 """
 from __future__ import annotations
 
@@ -11,10 +15,11 @@ from typing import Callable
 BLOCK_POLICIES = ("take_lowest", "take_highest", "share_rank", "split_evenly")
 
 
-def rank(entries: list, keys: list) -> list[list]:
+def rank(entries: list, keys: list, tally: Callable | None = None) -> list[list]:
     """Order (player, measure) pairs into tie blocks, best first.
 
-    keys: [(order, key(player) -> value)] applied in turn inside each block.
+    keys: [(order, key(player) -> value, tag)] applied in turn inside each block; tally(tag)
+    counts each block of two or more players a key is applied to (a None tag is not counted).
     """
     entries = sorted(entries, key=lambda pm: -pm[1])
     blocks: list[list] = []
@@ -23,12 +28,14 @@ def rank(entries: list, keys: list) -> list[list]:
             blocks[-1].append((player, measure))
         else:
             blocks.append([(player, measure)])
-    for order, key in keys:
+    for order, key, tag in keys:
         refined = []
         for block in blocks:
             if len(block) == 1:
                 refined.append(block)
                 continue
+            if tally is not None and tag is not None:
+                tally(tag)
             valued = [(key(p), (p, m)) for p, m in block]
             valued.sort(key=lambda kv: kv[0], reverse=(order == "highest"))
             sub: list = []
@@ -44,8 +51,10 @@ def rank(entries: list, keys: list) -> list[list]:
     return blocks
 
 
-def payouts(blocks: list[list], pays: list, places: int | None, policy: str) -> list[tuple]:
-    """[(player, position, points)] for every ranked player, in ranking order."""
+def payouts(blocks: list[list], pays: list, places: int | None, policy: str,
+            tally: Callable | None = None, tag: str | None = None) -> list[tuple]:
+    """[(player, position, points)] for every ranked player, in ranking order; tally(tag) counts
+    each block of two or more players the block policy decides for."""
 
     def value(position: int) -> int:
         if position > len(pays) or (places is not None and position > places):
@@ -56,6 +65,8 @@ def payouts(blocks: list[list], pays: list, places: int | None, policy: str) -> 
     position = 1
     for dense, block in enumerate(blocks, 1):
         k = len(block)
+        if k > 1 and tally is not None and tag is not None:
+            tally(tag)
         if policy == "take_lowest":
             points = [value(position + k - 1)] * k
         elif policy == "take_highest":
@@ -71,8 +82,8 @@ def payouts(blocks: list[list], pays: list, places: int | None, policy: str) -> 
 
 
 def majority(contenders: list, measure: Callable, needs, pays: list, places, keys: list,
-             policy: str) -> list[tuple]:
+             policy: str, tally: Callable | None = None, policy_tag: str | None = None) -> list[tuple]:
     entries = [(p, measure(p)) for p in contenders]
     if needs is not None:
         entries = [(p, m) for p, m in entries if m >= needs]
-    return payouts(rank(entries, keys), pays, places, policy)
+    return payouts(rank(entries, keys, tally), pays, places, policy, tally, policy_tag)

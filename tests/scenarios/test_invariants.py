@@ -89,9 +89,19 @@ FAULTS = [
     (KR, "regions_scored_once", [2, 3], 6,
      # each Dragon scores the King's region again instead of the next one
      [("        set r = next(travel_order, r)\n", "")]),
+    (KR, "scores_never_decrease", [2, 3], 6,
+     # the chain bonus replaces the score instead of adding to it (never below 0)
+     [("add bonus to score(m.owner)", "set score(m.owner) = bonus")]),
     (KR, "scores_not_negative", [2, 3], 6,
-     # the chain bonus is taken away
-     [("add bonus to score(m.owner)", "subtract 10 * bonus from score(m.owner)")]),
+     # the setup starts every score at -1 (no move has lowered it)
+     [("        create 1 marker(owner: p) in track(p)\n",
+       "        create 1 marker(owner: p) in track(p)\n        subtract 1 from score(p)\n")]),
+    (KR, "rounds_count_up", [2, 3], 6,
+     # the round number wraps round after the second round
+     [("add 1 to round", "set round = (round + 1) % 3")]),
+    (KR, "spent_cards_stay_spent", [2, 3], 6,
+     # spent Dragons and Witches go back to their owners' hands at the end of the round
+     [("    set dragons = 0\n", "    set dragons = 0\n    for c in out_of_game:\n        move c to hand(c.owner)\n")]),
     # ── Permanent Nobles ──
     (VARIANT, "one_noble_per_region", [2, 3, 4], 6,
      # the variant stacks Nobles, as its rules say, but keeps the base game's invariant
@@ -140,10 +150,13 @@ FAULTS = [
     (KB, "gold_only_at_the_end", [2, 3], 6,
      # a gold piece for every settlement built
      [("rule place_settlement(p, h):\n", "rule place_settlement(p, h):\n    add 1 to score(p)\n")]),
-    (KB, "gold_not_negative", [2, 3], 6,
+    (KB, "scores_never_decrease", [2, 3], 6,
      # the Kingdom Builder cards take gold away
      [('    add gold to score(p)\n    announce "{p}: {gold} gold for the',
        '    subtract gold from score(p)\n    announce "{p}: {gold} gold for the')]),
+    (KB, "supplies_never_grow", [2, 3, 4], 20,
+     # a settlement moved by a tile goes back to the supply instead of to its new hex
+     [("    move site(from) to site(to)\n", "    move site(from) to supply(player)\n")]),
 ]
 
 

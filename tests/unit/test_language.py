@@ -178,7 +178,8 @@ def test_variant_replaces_and_removes_named_rules():
     names = {inv.name for inv in variant.model.invariants}
     assert names == {"markers_conserved", "score_marker_on_track", "nobles_only_on_board", "cards_conserved",
                      "three_cards_a_round", "only_dragons_and_witches_leave", "dragons_spent",
-                     "regions_scored_once", "scores_not_negative", "one_noble_per_player_per_region"}
+                     "regions_scored_once", "scores_never_decrease", "scores_not_negative", "rounds_count_up",
+                     "spent_cards_stay_spent", "one_noble_per_player_per_region"}
     assert "one_noble_per_region" in {inv.name for inv in base.model.invariants}
 
 

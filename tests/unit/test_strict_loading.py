@@ -67,7 +67,7 @@ def test_a_state_that_breaks_an_invariant_is_refused_naming_it(kings_road, saved
     data = changed(saved, lambda d: d["state"]["pieces"][piece].update(owner=1))
     assert refusal(kings_road, data) == (
         "the state breaks invariant markers_conserved: every player owns 20 markers: supply + "
-        "board + score track (rulesets/kings_road.rules:245:1)")
+        "board + score track (rulesets/kings_road.rules:252:1)")
 
 
 def test_an_array_nested_100000_deep_is_refused_before_parsing(kings_road):

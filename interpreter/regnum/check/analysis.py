@@ -103,7 +103,7 @@ class _Walker:
         for decl in list(self.p.decls.values()):
             self.r.origin = f"{decl.kind}:{decl.name}"
             getattr(self, "_" + decl.kind)(decl)
-        for kind in ("setup", "flow", "winner"):
+        for kind in ("setup", "flow", "winner", "ends"):
             decl = self.p.singletons.get(kind)
             if decl is not None:
                 self.r.origin = kind
@@ -253,7 +253,22 @@ class _Walker:
         self.st.body(d.body, scope.child(), "trigger")
 
     def _invariant(self, d):
-        self.x.condition(d.cond, Scope(), f"invariant '{d.name}'")
+        self.x.invariant = True   # an invariant alone may compare with the state before the last move
+        try:
+            self.x.condition(d.cond, Scope(), f"invariant '{d.name}'")
+        finally:
+            self.x.invariant = False
+
+    def _ends(self, d):
+        """`ends within N moves`: N a number known before play (constants.py), at least 1 — a
+        literal is judged here, a computed one when it is compiled (same code, E315)."""
+        self.x.number(d.limit, Scope(), "the move bound of 'ends within'")
+        node, sign = d.limit, 1
+        if isinstance(node, ast.Unary) and node.op == "-":
+            node, sign = node.operand, -1
+        if isinstance(node, ast.IntLit) and sign * node.value < 1:
+            self.r.error("E315", f"a game cannot promise to end within {sign * node.value} moves", d.limit.span,
+                         "the bound is a whole number of moves, at least 1")
 
     def _winner(self, d):
         scope = Scope({d.var: T.PLAYER})

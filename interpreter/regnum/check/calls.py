@@ -78,6 +78,8 @@ class CallChecker:
         name = node.func
         if name == "can" and scope.get(name) is None and self.s.decl(name) is None:
             return self._can(node, scope)
+        if name == "previous" and scope.get(name) is None and self.s.decl(name) is None:
+            return self._previous(node, scope)
         args = [self.infer(a, scope) for a in node.args]
         decl = None
         if scope.get(name) is None:
@@ -159,6 +161,25 @@ class CallChecker:
                 self.r.error("E205", f"can() names actions after the player, but this is {what}", arg.span,
                              "write can(PLAYER, ACTION, …)")
         return T.BOOL
+
+    def _previous(self, node, scope) -> T.Ty:
+        """`previous(e)`: e in the state before the last move, of e's type. Only an invariant
+        compares two states; a rule that needs an earlier value keeps it in a variable."""
+        if not self.arity("previous()", 1, 1, len(node.args), node.func_span):
+            return T.UNKNOWN
+        if self.in_previous:
+            self.r.error("E314", "previous(…) inside previous(…): there is one earlier state",
+                         node.func_span, "previous(EXPR) already reads every name of EXPR in the state "
+                         "before the last move; leave out the inner previous")
+        elif not self.invariant:
+            self.r.error("E314", "previous(…) is allowed only in an invariant", node.func_span,
+                         "only an invariant compares the state before the last move with the present "
+                         "one; a rule keeps an earlier value in a variable (let before = …)")
+        self.in_previous, outer = True, self.in_previous
+        try:
+            return self.infer(node.args[0], scope)
+        finally:
+            self.in_previous = outer
 
     def _call_player_var(self, node, name: str, result: T.Ty, args) -> T.Ty:
         if self.arity(f"the per-player variable '{name}'", 1, 1, len(args), node.func_span):

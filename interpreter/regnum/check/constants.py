@@ -50,6 +50,9 @@ class _Constants:
             for clause in decl.requires:
                 self.expr(clause.cond, _Stage(f"the rule '{clause.name}' of option '{decl.name}'", players=True,
                                               variables=options))
+        ends = p.singletons.get("ends")
+        if ends is not None:
+            self.expr(ends.limit, _Stage("the move bound of 'ends within'"))
         set_before: set = set()
         for decl in p.of_kind("var"):
             if decl.index is None:

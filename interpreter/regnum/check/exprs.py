@@ -55,6 +55,8 @@ class ExprChecker(CallChecker):
         self.quiet = quiet or self
         self._const_types: dict = {}
         self._def_types: dict = {}
+        self.invariant = False     # checking an invariant: previous(…) is allowed (calls.py)
+        self.in_previous = False   # inside previous(…), which does not nest
 
     def infer(self, node, scope: Scope) -> T.Ty:
         return getattr(self, "_" + type(node).__name__)(node, scope)

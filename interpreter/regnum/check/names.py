@@ -16,7 +16,7 @@ from .symbols import token_span
 # a def only means the function cannot be called there (and a call is checked, not silent).
 _UNRESERVED = {"groups", "step", "line", "distance", "on_edge", "cell", "directions"}
 BUILTIN_NAMES = ((set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | set(builtins.AGGREGATES)
-                  | {"argmax", "argmin", "players", "score", "player", "can"}) - _UNRESERVED)
+                  | {"argmax", "argmin", "players", "score", "player", "can", "previous"}) - _UNRESERVED)
 
 
 # Declarations whose names stand for values in expressions (and so could hide a built-in).

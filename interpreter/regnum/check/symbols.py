@@ -177,7 +177,7 @@ class Symbols:
     def callable_names(self) -> set[str]:
         names = {n for n, d in self.p.decls.items() if d.kind in ("def", "zone")}
         names |= {n for n, d in self.p.decls.items() if d.kind == "var" and d.index is not None}
-        return names | set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | {"score"}
+        return names | set(builtins.FUNCTIONS) | set(builtins.BOARD_FUNCTIONS) | {"score", "previous"}
 
     def names_of_kind(self, *kinds: str) -> list[str]:
         return [n for n, d in self.p.decls.items() if d.kind in kinds]

@@ -16,7 +16,7 @@ from .expressions import CompileError, ExprCompiler
 from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
                     View, ZoneFamily)
 from .options import type_check
-from . import native
+from . import native, ties
 from .statements import StmtCompiler
 
 __all__ = ["compile_program"]
@@ -115,6 +115,7 @@ class _Compiler:
         natives_fire = bool(trigger_of) and all(name in self.natives for name in trigger_of)
         for decl in p.of_kind("scoring"):
             rules.append(("scoring", decl.name, decl.span))
+        rules.extend(ties.rules(p))
         setup = p.singletons.get("setup")
         stmts.procedure("setup", "setup", setup.span if setup else None, setup.body if setup else (), {})
         flow = p.singletons["flow"]
@@ -127,6 +128,10 @@ class _Compiler:
                 rules.append((kind, decl.name, decl.span))
         # One entry per `if`/`elif`, however many specialised copies of its rule were compiled.
         rules.extend(("branch", name, span) for name, span in dict(stmts.branches).items())
+        # Every way a game ends: each `end game` (named like a branch: `end:CODE@LINE`), and the
+        # flow running to its last statement (`end:flow`, counted by the VM as the flow returns).
+        rules.extend(("end", name.partition(":")[2], span) for name, span in dict(stmts.ends).items())
+        rules.append(("end", "flow", flow.span))
         players = p.players
         winner = p.singletons.get("winner")
         return Model(
@@ -142,6 +147,7 @@ class _Compiler:
             secret_vars={d.name: d.visibility for d in p.of_kind("var") if d.visibility != "public"}, native_spans=stmts.native.spans,
             natives_fire=natives_fire, trigger_of=trigger_of, leave_triggers=leave_triggers,
             tables=self._tables(), options=self._options(), views=self._views(), expressions=self.exprs,
+            move_bound=self._move_bound(),
         )
 
     # ── data ──
@@ -321,19 +327,23 @@ class _Compiler:
                                  scope)
         return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event)
 
-    def _policies(self, chain, scope) -> tuple[list, str]:
-        keys, block = [], "take_lowest"
+    def _policies(self, chain, scope, owner: str, seen: frozenset = frozenset()) -> tuple[list, tuple]:
+        """Keys [(order, fn, hit)] and the block policy (name, hit) of a chain; each hit is the
+        coverage key of the policy (ties.py names them after the scoring or tiebreak stating them)."""
+        keys, block = [], ("take_lowest", None)
         for policy in chain:
+            hit = f"tiebreak:{owner}.{ties.label(policy)}"
             if isinstance(policy, ast.PolicyKey):
-                keys.append((policy.order, self.exprs.expr(policy.key, scope)))
+                keys.append((policy.order, self.exprs.expr(policy.key, scope), hit))
             elif policy.name in scoring.BLOCK_POLICIES:
-                block = policy.name
+                block = (policy.name, hit)
             else:
                 named = self.p.get(policy.name, "tiebreak")
-                if named is None:
+                if named is None or policy.name in seen:
                     raise CompileError(f"unknown tie-break policy '{policy.name}'", policy.span)
-                more_keys, block = self._policies(named.chain, scope)
+                more_keys, inner = self._policies(named.chain, scope, named.name, seen | {policy.name})
                 keys.extend(more_keys)
+                block = inner   # as before: the named chain's block policy (take_lowest if none)
         return keys, block
 
     def _scoring(self, decl: ast.ScoringDecl) -> Scoring:
@@ -346,7 +356,7 @@ class _Compiler:
         pays = x.expr(decl.pays, scope) if decl.pays is not None else (lambda c, e: [1])
         places = x.expr(decl.places, scope) if decl.places is not None else (lambda c, e: None)
         needs = x.expr(decl.needs, scope) if decl.needs is not None else (lambda c, e: None)
-        keys, block = self._policies(decl.ties, inner)
+        keys, (block, block_hit) = self._policies(decl.ties, inner, decl.name)
         var, target, name = decl.var, decl.into or "score", decl.name
 
         def run(c, env):
@@ -362,7 +372,8 @@ class _Compiler:
                     return fn(c, local)
                 return key
             result = scoring.majority(list(source(c, env)), measure_of, needs(c, env), list(pays(c, env)),
-                                      places(c, env), [(o, keyed(k)) for o, k in keys], block)
+                                      places(c, env), [(o, keyed(k), hit) for o, k, hit in keys], block,
+                                      c.hit, block_hit)
             for player, _, points in result:
                 if points:
                     c.state.pvars[player][target] += points
@@ -372,6 +383,17 @@ class _Compiler:
     def _invariant(self, decl: ast.InvariantDecl) -> Invariant:
         return Invariant(decl.name, self.exprs.expr(decl.cond, {}), decl.message or f"invariant '{decl.name}'",
                          decl.span)
+
+    def _move_bound(self) -> int | None:
+        """`ends within N moves`, computed once: a promise about play that only the fuzzer checks."""
+        decl = self.p.singletons.get("ends")
+        if decl is None:
+            return None
+        value = self._const_value(decl.limit, decl)
+        if type(value) is not int or value < 1:
+            raise CompileError(f"a game cannot promise to end within {value!r} moves: the bound is a whole "
+                               "number of moves, at least 1", decl.limit.span, "E315")
+        return value
 
     def _winner(self, decl) -> list:
         if decl is None:

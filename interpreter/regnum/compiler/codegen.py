@@ -405,6 +405,9 @@ class CodeGen:
         if name == "can" and name not in scope and name not in binds and x.program.get(name) is None:
             actions = tuple(a.name for a in node.args[1:])
             return f"c.can({self.src(node.args[0], scope, binds)}, {actions!r})"
+        if name == "previous" and name not in scope and name not in binds and x.program.get(name) is None:
+            # The argument, locals and all, evaluated against the game before the last move.
+            return f"(lambda c: {self.src(node.args[0], scope, binds)})(c.previous())"
         args = [self.src(a, scope, binds) for a in node.args]
         if name not in scope and name not in binds:
             fam = x.zones.get(name)

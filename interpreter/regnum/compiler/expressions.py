@@ -54,6 +54,9 @@ class ExprCompiler:
             kinds = {self.kind(node.left, scope), self.kind(node.right, scope)}
             return next((k for k in ("pieces", "players") if k in kinds), None)
         if isinstance(node, ast.Call):
+            if node.func == "previous" and node.func not in scope and len(node.args) == 1 \
+                    and self.program.get(node.func) is None:
+                return self.kind(node.args[0], scope)
             fam = self.zones.get(node.func)
             if fam is not None:
                 return "pieces"

@@ -204,3 +204,4 @@ class Model:
     options: dict = field(default_factory=dict)         # name -> OptionSpec
     views: dict = field(default_factory=dict)           # board -> View
     expressions: object = None                          # the ExprCompiler (Game.evaluate compiles with it)
+    move_bound: int | None = None                       # `ends within N moves`: every game ends by then

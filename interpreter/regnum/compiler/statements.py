@@ -25,6 +25,7 @@ class StmtCompiler:
         self.scorings = model_scorings
         self.actions = actions
         self.branches: list = []   # (coverage name, span) of every if/elif branch
+        self.ends: list = []       # (coverage name, span) of every `end game`
         self.native = None         # a NativeCompiler, when procedures may be compiled to Python
         self.signatures: dict = {} # procedure -> {argument kinds: code name}
         self._label = 0
@@ -255,8 +256,15 @@ class StmtCompiler:
         self._emit(code, announce, s.span)
 
     def _EndStmt(self, code, s, scope):
+        # Named like a branch, after the procedure it is written in (a specialised copy of a
+        # rule counts as that rule); never native: a procedure that ends the game stays here.
+        name = f"end:{code.cover}@{s.span.line}"
+        self.ends.append((name, s.span))
+
         def end(c, f):
             f[1] += 1
+            hits = c.hits
+            hits[name] = hits.get(name, 0) + 1
             return END
         self._emit(code, end, s.span)
 

@@ -39,6 +39,10 @@ class Game:
         self._cache: dict = {}
         self.peak_steps = 0   # the most steps one move, listing or setup took (see docs/limits.md)
         self._size_bound = None   # a bound on the state's size (Ctx.check_size); None: not known
+        # The state before the last move accepted (None: no move yet, or loaded from JSON), which
+        # only check_invariants reads, for `previous(…)`. _apply builds each new state as a
+        # copy-on-write copy, so the earlier one is never changed after.
+        self._before: State | None = None
 
     # ── creation ──
     @classmethod
@@ -289,6 +293,7 @@ class Game:
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
             self.peak_steps = ctx.steps
+        self._before = self._state
         self._state = state
         self._moves.append(move)
         self._cache = {}
@@ -312,6 +317,7 @@ class Game:
         game = Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
                     dict(self.hits), list(self.events), self.narrate, self.limits)
         game._size_bound = self._size_bound
+        game._before = self._before   # never written again, so shared safely
         return game
 
     def to_dict(self) -> dict:
@@ -432,8 +438,11 @@ class Game:
             return fn(self._ctx(self._state.copy()), {})
 
     def check_invariants(self) -> list[str]:
-        """The messages of every ruleset invariant that does not hold now."""
+        """The messages of every ruleset invariant that does not hold now. `previous(e)` in an
+        invariant is e in the state before the last move (the present state before any move,
+        or in a game loaded from JSON)."""
         ctx = self._ctx(self._state)
+        ctx.earlier = ctx if self._before is None else self._ctx(self._before)
         failed = []
         for inv in self.model.invariants:
             with guarded(inv.span, f"while checking invariant '{inv.name}'"):

@@ -40,7 +40,7 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added")
+                 "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -62,9 +62,18 @@ class Ctx:
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
+        # The game before the last move, as `previous(…)` reads it: set by Game.check_invariants
+        # only, so that no rule, listing or move ever sees an earlier state.
+        self.earlier: "Ctx | None" = None
 
     def hit(self, rule: str) -> None:
         self.hits[rule] = self.hits.get(rule, 0) + 1
+
+    def previous(self) -> "Ctx":
+        """What `previous(e)` evaluates e against (only an invariant may, as the checker ensures)."""
+        if self.earlier is None:
+            raise EvalError("previous(…) can be read only while the invariants are checked")
+        return self.earlier
 
     # ── procedures ──
     def push(self, code_name: str, env: dict) -> None:
@@ -317,6 +326,8 @@ def run_stack(ctx: Ctx, stack: list) -> str:
             pc = frame[1]
             if pc >= len(ops):
                 stack.pop()
+                if frame[0] == "flow":   # the flow ran to its end: coverage's `end:flow`
+                    ctx.hit("end:flow")
                 continue
             steps += 1
             if steps > limit:
