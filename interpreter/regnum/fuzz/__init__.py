@@ -94,18 +94,22 @@ def _run(path, rules, items, settings, options, deadline, workers, backend, addr
 # ── failures: shrunk, saved, reproduced ──────────────────────────────────────
 
 def _failures(rules, played: list[dict], settings: Settings, options, failures_dir, seconds) -> list[FuzzFailure]:
-    firsts: list[tuple[dict, int]] = []   # the first game failing each way, and how many more did
+    """One report per way of failing: the failing game with the fewest players, then the fewest
+    moves, is shrunk (Hypothesis lowers the player count too, but a game's choices mean
+    something else with other seats, so a smaller game found failing is the better start)."""
+    groups: list[list[dict]] = []
     for outcome in played:
         failure = outcome["failure"]
         if failure is None:
             continue
-        for index, (first, more) in enumerate(firsts):
-            if same_failure(first["failure"], failure):
-                firsts[index] = (first, more + 1)
-                break
+        group = next((g for g in groups if same_failure(g[0]["failure"], failure)), None)
+        if group is None:
+            groups.append([outcome])
         else:
-            firsts.append((outcome, 0))
-    return [_shrunk(rules, outcome, more, settings, options, failures_dir, seconds) for outcome, more in firsts]
+            group.append(outcome)
+    return [_shrunk(rules, min(group, key=lambda o: (o["players"], len(o["moves"]), o["seed"])), len(group) - 1,
+                    settings, options, failures_dir, seconds)
+            for group in groups]
 
 
 def _shrunk(rules, outcome: dict, more: int, settings: Settings, options, failures_dir, seconds) -> FuzzFailure:
