@@ -54,7 +54,15 @@ def hit_key(kind: str, name: str) -> str:
 
 
 def coverage(rules, hits: dict[str, int]) -> list[CoverageRow]:
-    """Every rule the ruleset declares, in the order written, with how often it fired."""
-    return [CoverageRow(kind=kind, rule=name.removeprefix(kind + ":"), location=location,
-                        hits=hits.get(hit_key(kind, name), 0))
-            for kind, name, location in rules.rules]
+    """Every rule the ruleset declares, in the order written, with how often it fired. A rule
+    of an imported stdlib module is listed only when the games reached it: a module offers
+    more rules than a ruleset uses, and those it does not use are not the ruleset's."""
+    rows = []
+    for kind, name, location in rules.rules:
+        count = hits.get(hit_key(kind, name), 0)
+        if count or not location.startswith(STDLIB):
+            rows.append(CoverageRow(kind=kind, rule=name.removeprefix(kind + ":"), location=location, hits=count))
+    return rows
+
+
+STDLIB = "stdlib/"   # how locations in the stdlib's modules are written (program.load_module)
