@@ -122,3 +122,11 @@ def test_a_game_longer_than_its_bound_is_unending(tmp_path):
 def test_bad_options_are_usage_errors(args, message):
     result = run("fuzz", "vanishing_gem.rules", *args, code=2)
     assert message in result.stderr
+
+
+def test_a_time_budget_stops_new_games_but_plays_the_first(tmp_path):
+    report = json.loads(run("fuzz", "dead_rule.rules", "--games", 500, "--time", "0.000001", "--workers", 1,
+                            "--failures-dir", tmp_path, "--json", code=0).stdout)
+    assert report["games"] == 1 and report["policies"] == {"random": 1, "rare": 0, "endgame": 0}
+    assert report["coverage"][0] == {"kind": "action", "rule": "deposit", "location": "dead_rule.rules:16:1",
+                                     "hits": 6}

@@ -64,9 +64,9 @@ def _setup(path: str, settings: Settings, options, deadline, limits, rules_path)
 
 def _work(context, item) -> dict | None:
     rules, settings, options, deadline = context
-    if deadline is not None and time.time() > deadline:
-        return None   # the time budget is spent: this game is not played
-    _, players, game_seed, policy = item
+    index, players, game_seed, policy = item
+    if deadline is not None and index > 0 and time.time() > deadline:
+        return None   # the time budget is spent: this game is not played (the first always is)
     return asdict(_plain(fuzz_game(rules, players, game_seed, policy, settings, options)))
 
 
