@@ -59,6 +59,8 @@ def run_all(setup: Callable[..., Any], setup_args: tuple, work: Callable[[Any, A
     """
     items = list(items)
     if backend == "local":
+        if not items:
+            return []
         workers = default_workers() if workers is None else max(1, workers)
         if workers == 1 or len(items) <= 1:
             return _run_serial(setup, setup_args, work, items, progress)
