@@ -183,7 +183,7 @@ def simulate(
     rules.new_game(players=players, seed=seed, narrate=False, options=options)  # refuses bad options now
     start = time.perf_counter()
     if backend != "local" or (jobs > 1 and games >= jobs * 2):
-        played = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
+        played = _play_parallel(_worker_path(file, backend), players, seeds, jobs, max_moves, progress, options,
                                 getattr(rules, "limits", None), search, check_invariants, backend, address)
     else:
         played = _play_serial(rules, players, seeds, max_moves, progress, options, check_invariants)
@@ -270,6 +270,18 @@ def _worker_play(worker: dict, seed: int) -> tuple[dict, str | None]:
     result, log = _play_one(worker["rules"], worker["players"], seed, worker["max_moves"],
                             worker["options"], worker["check_invariants"])
     return result.model_dump(), log
+
+
+def _worker_path(file: Path, backend: str) -> str:
+    """How the workers find the ruleset: by its path, except that on Ray (whose workers may
+    run on other machines, where regnum is installed elsewhere) a bundled ruleset goes by its
+    name relative to the bundled folder."""
+    if backend != "ray":
+        return str(file)
+    try:
+        return file.resolve().relative_to(resources.data_dir("rulesets").resolve()).with_suffix("").as_posix()
+    except (ValueError, OSError):
+        return str(file)
 
 
 def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None,
