@@ -195,9 +195,10 @@ def _run_ray(setup, setup_args, work, items, workers, address, progress) -> list
         return []
     started = _start_ray(ray, workers, address)
     try:
-        if workers is None:
-            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        return _dispatch(ray, setup, setup_args, work, items, max(1, workers), progress)
+        # An actor takes one CPU: more actors than the cluster's CPUs would wait forever.
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        workers = cpus if workers is None else max(1, min(workers, cpus))
+        return _dispatch(ray, setup, setup_args, work, items, workers, progress)
     finally:
         if started:
             ray.shutdown()

@@ -88,3 +88,8 @@ def test_simulate_on_ray_without_ray_is_a_usage_error(monkeypatch):
 def test_address_without_the_ray_backend_is_a_usage_error():
     result = run("simulate", RULESET, "--games", "2", "--address", "auto", code=2)
     assert "--backend ray" in result.stderr
+
+
+def test_more_workers_than_the_cluster_has_cpus_do_not_wait_forever(running_ray):
+    assert run_all(str, ("ab",), operator.mul, list(range(10)), workers=5, backend="ray") == \
+        ["ab" * i for i in range(10)]
