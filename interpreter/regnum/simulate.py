@@ -2,14 +2,13 @@
 
 Game ``i`` of a simulation seeded ``S`` uses seed ``S + i`` for the game and its bots, so any
 single game can be replayed on its own. With several jobs the games are spread over worker
-processes started with ``spawn`` (each re-loads the ruleset by path); results are always
-returned in seed order, so the outcome does not depend on the number of jobs.
+processes by :mod:`regnum.backends` (a local ``spawn`` pool, or Ray actors with
+``backend="ray"``; each worker re-loads the ruleset by path); results are always returned in
+seed order, so the outcome depends neither on the number of jobs nor on the backend.
 """
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
-import os
 import re
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
-from . import resources
+from . import backends, resources
 from .agents import play_random_game
 from .failures import assert_invariants, one_line, setup_failed_log
 
@@ -114,10 +113,7 @@ class BenchResult(BaseModel):
 
 def default_jobs() -> int:
     """The number of CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return backends.default_workers()
 
 
 def ruleset_label(rules, path: Path) -> str:
@@ -154,6 +150,8 @@ def simulate(
     options: dict | None = None,
     check_invariants: bool = False,
     failures_dir: str | Path | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` random games of the ruleset at ``path`` (a path or a bundled name).
 
@@ -168,18 +166,25 @@ def simulate(
     failed game, up to and including its failing move, is written there as
     ``<ruleset>-seed<seed>.json`` (the folder is created when a game fails) and named in its
     GameResult's ``log``.
+
+    ``backend="ray"`` plays the games on Ray workers instead (see :mod:`regnum.backends`):
+    on the cluster at ``address``, else on a local Ray instance; ``jobs`` None then means
+    every CPU of the cluster. The results are the same as the local backend's, seed for seed.
     """
     search = tuple(getattr(rules, "rules_path", ()))   # the workers search where this load did
     file = resources.find_ruleset(path, search)
     rules = _load(file) if rules is None else rules
-    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if backend == "local":
+        jobs = default_jobs() if jobs is None else max(1, jobs)
+    elif jobs is not None:
+        jobs = max(1, jobs)
     seeds = [seed + i for i in range(games)]
     options = dict(options or {})
     rules.new_game(players=players, seed=seed, narrate=False, options=options)  # refuses bad options now
     start = time.perf_counter()
-    if jobs > 1 and games >= jobs * 2:
-        played = _play_parallel(str(file), players, seeds, jobs, max_moves, progress, options,
-                                getattr(rules, "limits", None), search, check_invariants)
+    if backend != "local" or (jobs > 1 and games >= jobs * 2):
+        played = _play_parallel(_worker_path(file, backend), players, seeds, jobs, max_moves, progress, options,
+                                getattr(rules, "limits", None), search, check_invariants, backend, address)
     else:
         played = _play_serial(rules, players, seeds, max_moves, progress, options, check_invariants)
     elapsed = time.perf_counter() - start
@@ -249,49 +254,48 @@ def _play_serial(rules, players, seeds, max_moves, progress, options=None,
 
 
 # --- worker processes ---------------------------------------------------------------------
-# Workers get plain data in and give plain data back: exceptions from the engine may not
-# survive pickling, so a failure travels as its message, and its log as JSON text that the
-# parent writes (so that the files do not depend on which worker played which game).
+# Workers (of regnum.backends: a local pool or Ray actors) get plain data in and give plain
+# data back: exceptions from the engine may not survive pickling, so a failure travels as its
+# message, and its log as JSON text that the parent writes (so that the files do not depend on
+# which worker played which game).
 
-_worker: dict = {}
+
+def _worker_setup(path: str, players: int, max_moves: int, options: dict | None = None, limits=None,
+                  rules_path: tuple = (), check_invariants: bool = False) -> dict:
+    return dict(rules=_load(path, limits, rules_path), players=players, max_moves=max_moves, options=options,
+                check_invariants=check_invariants)
 
 
-def _worker_init(path: str, players: int, max_moves: int, options: dict | None = None, limits=None,
-                 rules_path: tuple = (), check_invariants: bool = False) -> None:
-    # An initializer that raises makes the pool respawn workers forever: keep the error.
+def _worker_play(worker: dict, seed: int) -> tuple[dict, str | None]:
+    result, log = _play_one(worker["rules"], worker["players"], seed, worker["max_moves"],
+                            worker["options"], worker["check_invariants"])
+    return result.model_dump(), log
+
+
+def _worker_path(file: Path, backend: str) -> str:
+    """How the workers find the ruleset: by its path, except that on Ray (whose workers may
+    run on other machines, where regnum is installed elsewhere) a bundled ruleset goes by its
+    name relative to the bundled folder."""
+    if backend != "ray":
+        return str(file)
     try:
-        _worker.update(rules=_load(path, limits, rules_path), players=players, max_moves=max_moves,
-                       options=options, check_invariants=check_invariants, error=None)
-    except Exception as err:
-        _worker.update(error=f"worker could not load {path}: {type(err).__name__}: {err}")
-
-
-def _worker_play(seed: int) -> tuple[int, dict | None, str | None, str | None]:
-    if _worker.get("error"):
-        return seed, None, None, _worker["error"]
-    try:
-        result, log = _play_one(_worker["rules"], _worker["players"], seed, _worker["max_moves"],
-                                _worker.get("options"), _worker.get("check_invariants", False))
-        return seed, result.model_dump(), log, None
-    except Exception as err:
-        return seed, None, None, str(err)
+        return file.resolve().relative_to(resources.data_dir("rulesets").resolve()).with_suffix("").as_posix()
+    except (ValueError, OSError):
+        return str(file)
 
 
 def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None,
-                   rules_path=(), check_invariants=False) -> list[tuple[GameResult, str | None]]:
-    context = multiprocessing.get_context("spawn")
-    chunk = max(1, min(16, len(seeds) // (jobs * 8)))
-    by_seed: dict[int, tuple[GameResult, str | None]] = {}
-    with context.Pool(jobs, initializer=_worker_init,
-                      initargs=(path, players, max_moves, options, limits, rules_path, check_invariants)) as pool:
-        for seed, result, log, error in pool.imap_unordered(_worker_play, seeds, chunksize=chunk):
-            if error is not None:
-                pool.terminate()
-                raise SimulationError(error)
-            by_seed[seed] = GameResult.model_validate(result), log
-            if progress:
-                progress(len(by_seed), len(seeds))
-    return [by_seed[seed] for seed in seeds]
+                   rules_path=(), check_invariants=False, backend="local",
+                   address=None) -> list[tuple[GameResult, str | None]]:
+    setup_args = (path, players, max_moves, options, limits, rules_path, check_invariants)
+    try:
+        played = backends.run_all(_worker_setup, setup_args, _worker_play, seeds, workers=jobs,
+                                  backend=backend, address=address, progress=progress)
+    except backends.BackendUnavailable:
+        raise
+    except backends.BackendError as err:
+        raise SimulationError(str(err)) from None
+    return [(GameResult.model_validate(result), log) for result, log in played]
 
 
 # --- benchmark ------------------------------------------------------------------------------

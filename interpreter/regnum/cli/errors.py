@@ -15,6 +15,7 @@ from pydantic import ValidationError
 import regnum
 
 from ..agents import StuckGame
+from ..backends import BackendError, BackendUnavailable
 from ..simulate import SimulationError
 from ..terminal import safe
 
@@ -45,7 +46,7 @@ def describe_error(err: BaseException) -> str | None:
         return f"error: {err}"
     if isinstance(err, UnicodeDecodeError):
         return f"error: the file is not UTF-8 text ({err.reason} at byte {err.start})"
-    if isinstance(err, (StuckGame, SimulationError)):
+    if isinstance(err, (StuckGame, SimulationError, BackendError)):
         return f"error: {err}"
     if isinstance(err, ValidationError):
         return f"error: {validation_message(err)}"
@@ -78,8 +79,9 @@ def fail_input(message: str) -> NoReturn:
 
 
 def exit_code(err: BaseException) -> int:
-    """2 for a log or saved game that cannot be loaded, 1 for any other failure."""
-    return INPUT_EXIT if isinstance(err, api_error("LogError")) else 1
+    """2 for a log or saved game that cannot be loaded and for a backend that cannot run (Ray
+    not installed, no cluster at --address), 1 for any other failure."""
+    return INPUT_EXIT if isinstance(err, (api_error("LogError"), BackendUnavailable)) else 1
 
 
 class RegnumGroup(click.Group):

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..backends import BACKENDS
 from ..simulate import SimulationResult, ruleset_label, simulate
 from ..terminal import safe
 from ..limits import Limits
@@ -84,7 +85,13 @@ def _changed_limits() -> list[tuple[str, int]]:
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True,
               help="Seed of the first game; game i uses seed+i.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: the number of CPUs).")
+@click.option("--workers", "--jobs", "-j", "workers", type=click.IntRange(min=1),
+              help="Worker processes (default: every CPU of this machine, or of the Ray cluster).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where the workers run: processes of this machine, or Ray (needs `pip install 'regnum[ray]'`).")
+@click.option("--address", metavar="ADDRESS",
+              help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001 or auto); "
+                   "default: start a local Ray instance.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Move bound per game.")
 @click.option("--check-invariants", is_flag=True,
@@ -94,12 +101,14 @@ def _changed_limits() -> list[tuple[str, int]]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every game.")
 @option_flag
 @rules_path_flag
-def simulate_command(ruleset, players, games, seed, jobs, max_moves, check_invariants, failures_dir, as_json,
-                     options) -> None:
+def simulate_command(ruleset, players, games, seed, workers, backend, address, max_moves, check_invariants,
+                     failures_dir, as_json, options) -> None:
     """Play many games with random bots and summarise the results.
 
     Game i uses seed SEED+i for the game and its bots, so each game can be rerun alone;
-    games are spread over --jobs processes and reported in seed order. Prints wins per seat
+    games are spread over --workers processes (--jobs is the same option) and reported in
+    seed order. With --backend ray the workers are Ray actors, on the cluster at --address or
+    on a local Ray instance; the same seeds give the same results. Prints wins per seat
     (a shared victory counts for each winner), mean/min/max score per seat, mean moves per
     game and games per second. A game cut by --max-moves has no winner and is flagged. A game
     that fails (a limit hit, a fault of the rules, a seat with no legal move and, with
@@ -115,14 +124,19 @@ def simulate_command(ruleset, players, games, seed, jobs, max_moves, check_invar
       regnum simulate kings_road --players 4 --games 1000 --seed 1
       regnum simulate kingdom_builder -p 3 -g 100 --option first_game_setup=true
       regnum simulate my_game.rules -g 500 --check-invariants --failures-dir failed/
+      regnum simulate kings_road -p 4 -g 10000 --backend ray --address auto
     """
+    if address is not None and backend != "ray":
+        raise click.BadParameter("only the Ray backend connects to a cluster: add --backend ray",
+                                 param_hint="'--address'")
     path, rules = load_ruleset(ruleset)
     options = option_values(options)
     players = player_count(rules, path, players)
     show_progress = make_console(stderr=True).is_terminal
     with _progress(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
-        result = simulate(path, players, games, seed, jobs=jobs, max_moves=max_moves, progress=update, rules=rules,
-                          options=options, check_invariants=check_invariants, failures_dir=failures_dir)
+        result = simulate(path, players, games, seed, jobs=workers, max_moves=max_moves, progress=update, rules=rules,
+                          options=options, check_invariants=check_invariants, failures_dir=failures_dir,
+                          backend=backend, address=address)
     if as_json:
         # json.dumps escapes every control and non-ASCII character, as a terminal needs.
         click.echo(json.dumps(result.model_dump(mode="json"), separators=(",", ":")))
