@@ -48,7 +48,7 @@ def test_a_gem_lost_after_a_rare_sequence_is_caught_shrunk_and_reproduced(tmp_pa
     assert (failure["kind"], failure["check"]) == ("invariant", "gems_conserved")
     # The shortest game that loses a gem: 3 polishes end round 5, the 4th opens round 6.
     assert (failure["players"], failure["moves"], failure["reproduced"]) == (2, 11, True)
-    assert failure["last_rule"] == ("P0 polish (vanishing_gem.rules:28:1); it set off action:polish, "
+    assert failure["last_rule"] == ("P0 polish (vanishing_gem.rules:28:1); it ran "
                                     "branch:action:polish@30")
     log = json.loads(Path(failure["log"]).read_text())
     assert [m["action"] for m in log["moves"]][-4:] == ["polish"] * 4

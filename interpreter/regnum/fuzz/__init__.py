@@ -177,5 +177,10 @@ def last_rule(game, log: Log) -> str | None:
         before.play(record)
     hits_before = dict(before.hits)
     before.play(Move(last.player, last.action, dict(last.args)))
-    fired = [k for k, n in before.hits.items() if n > hits_before.get(k, 0) and not k.startswith(("require:", "prefer:"))]
-    return text + (f"; it set off {', '.join(sorted(fired))}" if fired else "")
+    fired = [k for k, n in before.hits.items() if n > hits_before.get(k, 0) and k.startswith(_ACTED)]
+    return text + (f"; it ran {', '.join(sorted(fired))}" if fired else "")
+
+
+# What a move sets off that is a rule of the ruleset acting (its action is named already;
+# phases are where the flow stands, and requires only decide which moves are legal).
+_ACTED = ("rule:", "trigger:", "scoring:", "tiebreak:", "branch:", "end:")
