@@ -93,3 +93,24 @@ def test_address_without_the_ray_backend_is_a_usage_error():
 def test_more_workers_than_the_cluster_has_cpus_do_not_wait_forever(running_ray):
     assert run_all(str, ("ab",), operator.mul, list(range(10)), workers=5, backend="ray") == \
         ["ab" * i for i in range(10)]
+
+
+def test_fuzz_on_ray_finds_what_the_local_backend_finds(no_ray_running, tmp_path):
+    planted = resources.checkout_root() / "tests" / "fuzz" / "rulesets" / "vanishing_gem.rules"
+    args = ("fuzz", planted, "--games", "30", "--seed", "30", "--json")
+    reports = [one_json_object(run(*args, *more, "--failures-dir", tmp_path / name, code=1).stdout)
+               for name, more in (("serial", ("--workers", "1")), ("local", ("--workers", "2")),
+                                  ("ray", ("--backend", "ray", "--workers", "2")))]
+    for report in reports:
+        del report["seconds"], report["steps_per_second"]
+        for failure in report["failures"]:
+            del failure["log"]
+    serial, local, on_ray = reports
+    assert on_ray == local == serial
+    assert [(f["kind"], f["check"], f["players"], f["moves"]) for f in on_ray["failures"]] == \
+        [("invariant", "gems_conserved", 2, 11)]
+
+
+def test_fuzz_address_without_the_ray_backend_is_a_usage_error():
+    result = run("fuzz", RULESET, "--games", "2", "--address", "auto", code=2)
+    assert "--backend ray" in result.stderr

@@ -144,3 +144,21 @@ def standings_table(scores: list[int], winners: list[int], title: str, kinds: di
         row += [Text(str(score)), Text("★ winner" if seat in winners else "")]
         table.add_row(*row)
     make_console().print(table)
+
+
+def backend_flags(function):
+    """`--backend local|ray` and `--address`, for the commands that spread games over workers
+    (regnum.backends); `checked_backend` refuses an address without the Ray backend."""
+    from ..backends import BACKENDS
+    function = click.option("--address", metavar="ADDRESS",
+                            help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001 or "
+                                 "auto); default: start a local Ray instance.")(function)
+    return click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                        help="Where the workers run: processes of this machine, or Ray (needs "
+                             "`pip install 'regnum[ray]'`).")(function)
+
+
+def checked_backend(backend: str, address: str | None) -> None:
+    if address is not None and backend != "ray":
+        raise click.BadParameter("only the Ray backend connects to a cluster: add --backend ray",
+                                 param_hint="'--address'")

@@ -12,7 +12,7 @@ from rich.text import Text
 from ..fuzz import FuzzReport, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
-from .common import chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
+from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
 from .simulate_cmd import _progress
 
 
@@ -76,10 +76,9 @@ def _print_report(report: FuzzReport, ruleset: str, show_all: bool) -> None:
               help="A player count to fuzz (repeatable; default: every count the ruleset allows).")
 @click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
               help="Stop starting new games after this many seconds.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes (default: every core).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where the games run: local processes, or Ray (pip install 'regnum[ray]').")
-@click.option("--address", help="Address of an existing Ray cluster (with --backend ray; default: a local one).")
+@click.option("--workers", "-w", type=click.IntRange(min=1),
+              help="Worker processes (default: every CPU of this machine, or of the Ray cluster).")
+@backend_flags
 @click.option("--failures-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("regnum-failures"),
               show_default=True, help="Where the log of each shrunk failure is saved.")
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=60.0, show_default=True,
@@ -118,6 +117,7 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
       regnum fuzz kings_road --games 300 --seed 1
       regnum fuzz my_variant.rules --time 60 --players 2 --json
     """
+    checked_backend(backend, address)
     path, rules = load_ruleset(ruleset)
     counts = _player_counts(rules, players)
     show_progress = not as_json and make_console(stderr=True).is_terminal

@@ -16,11 +16,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..backends import BACKENDS
 from ..simulate import SimulationResult, ruleset_label, simulate
 from ..terminal import safe
 from ..limits import Limits
-from .common import chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
+from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
 
 
 @contextmanager
@@ -87,11 +86,7 @@ def _changed_limits() -> list[tuple[str, int]]:
               help="Seed of the first game; game i uses seed+i.")
 @click.option("--workers", "--jobs", "-j", "workers", type=click.IntRange(min=1),
               help="Worker processes (default: every CPU of this machine, or of the Ray cluster).")
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="Where the workers run: processes of this machine, or Ray (needs `pip install 'regnum[ray]'`).")
-@click.option("--address", metavar="ADDRESS",
-              help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001 or auto); "
-                   "default: start a local Ray instance.")
+@backend_flags
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Move bound per game.")
 @click.option("--check-invariants", is_flag=True,
@@ -126,9 +121,7 @@ def simulate_command(ruleset, players, games, seed, workers, backend, address, m
       regnum simulate my_game.rules -g 500 --check-invariants --failures-dir failed/
       regnum simulate kings_road -p 4 -g 10000 --backend ray --address auto
     """
-    if address is not None and backend != "ray":
-        raise click.BadParameter("only the Ray backend connects to a cluster: add --backend ray",
-                                 param_hint="'--address'")
+    checked_backend(backend, address)
     path, rules = load_ruleset(ruleset)
     options = option_values(options)
     players = player_count(rules, path, players)
