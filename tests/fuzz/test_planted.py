@@ -130,3 +130,20 @@ def test_a_time_budget_stops_new_games_but_plays_the_first(tmp_path):
     assert report["games"] == 1 and report["policies"] == {"random": 1, "rare": 0, "endgame": 0}
     assert report["coverage"][0] == {"kind": "action", "rule": "deposit", "location": "dead_rule.rules:16:1",
                                      "hits": 6}
+
+
+def test_the_variant_that_stacks_nobles_but_keeps_one_noble_per_region_is_caught(tmp_path):
+    """The issue's first example: Permanent Nobles without its `remove invariant` line passed
+    check, simulate and play without a word."""
+    variant = (Path(regnum.load("permanent_nobles").path).read_text()
+               .replace('variant permanent_nobles of "../kings_road.rules"', "variant stacked of kings_road"))
+    variant = variant[:variant.index("remove invariant one_noble_per_region")]
+    path = tmp_path / "stacked.rules"
+    path.write_text(variant)
+    report = json.loads(run("fuzz", path, "--games", 4, "--workers", 1, "--shrink-time", 0,
+                            "--failures-dir", tmp_path, "--json", code=1).stdout)
+    [failure] = report["failures"]
+    assert (failure["kind"], failure["check"], failure["reproduced"], failure["shrunk"]) == \
+        ("invariant", "one_noble_per_region", True, False)
+    assert (failure["seed"], failure["players"], failure["moves"]) == (1, 3, 81)
+    run("replay", failure["log"], "--ruleset", path, code=1)
