@@ -80,8 +80,8 @@ def failing(check, *args) -> CheckFailed:
 
 
 def reproduced(rules, game, failure: CheckFailed):
-    from regnum.fuzz.playout import _record
-    log = failure_log(rules, game, _record(game, failure), game.players, game.seed, None)
+    from regnum.fuzz.playout import failure_record
+    log = failure_log(rules, game, failure_record(game, failure), game.players, game.seed, None)
     return reproduce(rules, log)
 
 

@@ -147,3 +147,21 @@ def test_the_variant_that_stacks_nobles_but_keeps_one_noble_per_region_is_caught
         ("invariant", "one_noble_per_region", True, False)
     assert (failure["seed"], failure["players"], failure["moves"]) == (1, 3, 81)
     run("replay", failure["log"], "--ruleset", path, code=1)
+
+
+def test_a_fault_of_the_rules_is_caught_with_its_failing_move(tmp_path):
+    # k grows by 1 or 2 a move; `points[k]` faults once k passes 6 (three moves at the least).
+    path = tmp_path / "counting.rules"
+    path.write_text("game counting \"Counting\"\nplayers 2..2\nvar k: int = 0\nflow:\n"
+                    "    repeat until k >= 9:\n        ask 0 to step\n        ask 1 to step\n"
+                    "action step(n in [1, 2]):\n    set k = k + n\n    let points = [0, 1, 2, 3, 4, 5, 6]\n"
+                    "    add points[k] to score(player)\n")
+    report = json.loads(run("fuzz", path, "--games", 3, "--workers", 1, "--failures-dir", tmp_path, "--json",
+                            code=1).stdout)
+    [failure] = report["failures"]
+    assert (failure["kind"], failure["check"], failure["moves"], failure["others"]) == ("fault", "E902", 4, 2)
+    log = json.loads(Path(failure["log"]).read_text())
+    assert [m["args"]["n"] for m in log["moves"]] == [2, 2, 2, 1]   # k = 7 on the failing move
+    assert log["failure"]["move"] == 3 and failure["message"].endswith("counting.rules:11:5: E902: no item 7 in [0, 1, 2, 3, 4, 5, 6]")
+    assert failure["last_rule"] == f"P1 step ({path}:8:1)"   # refused with the fault: it ran nothing
+    run("replay", failure["log"], "--ruleset", path, code=1)

@@ -106,9 +106,9 @@ def fuzz_game(rules, players: int, seed: int, policy: str, settings: Settings,
         out.checked_from = game.move_count
         run_checked(game, settings, "rare" if policy == "endgame" else policy, out)
     except CheckFailed as failed:
-        out.failure = _record(game, failed)
+        out.failure = failure_record(game, failed)
     except RulesetError as err:
-        out.failure = _fault(game, err)
+        out.failure = fault_record(game, err)
     if game is not None:
         out.hits = dict(game.hits)
         out.over = game.is_over
@@ -159,7 +159,7 @@ def _late_prefix(rules, players, seed, settings: Settings, options) -> list[int]
     return choices[:rng.randint(2 * n // 3, max(2 * n // 3, n - 1))] if n else []
 
 
-def _record(game, failed: CheckFailed) -> dict:
+def failure_record(game, failed: CheckFailed) -> dict:
     """A check's failure as the log will record it: `move` is the failing move's index (a
     move the game never played, appended), else the last move's; none for a stuck game."""
     if failed.move is not None:
@@ -172,9 +172,13 @@ def _record(game, failed: CheckFailed) -> dict:
             "move": move_index, "extra": None if failed.move is None else failed.move.to_dict()}
 
 
-def _fault(game, err: RulesetError) -> dict:
-    from ..failures import one_line, _code
+def fault_record(game, err: RulesetError) -> dict:
+    """A fault of the rules as the log will record it (failures.failure_of), with the move
+    that raised it; `game` is None when the setup itself failed."""
+    from ..failures import failure_of, one_line
     failing = getattr(err, "move", None)
-    move_index = None if game is None else (game.move_count if failing is not None else None)
-    return {"kind": "fault", "check": _code(err), "message": one_line(err), "move": move_index,
-            "extra": None if failing is None else failing.to_dict()}
+    if game is None:
+        code = err.diagnostics[0].code if err.diagnostics else "error"
+        return {"kind": "fault", "check": code, "message": one_line(err), "move": None, "extra": None}
+    record = failure_of(game, err).model_dump()
+    return {**record, "extra": None if failing is None else failing.to_dict()}

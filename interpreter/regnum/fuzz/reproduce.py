@@ -36,8 +36,8 @@ def reproduce_check(rules, log, expected):
     try:
         _rerun(game, expected, None if extra is None else Move(extra.player, extra.action, dict(extra.args)))
     except CheckFailed as failed:
-        from .playout import _record
-        seen = LogFailure(**{k: v for k, v in _record(game, failed).items() if k != "extra"})
+        from .playout import failure_record
+        seen = LogFailure(**{k: v for k, v in failure_record(game, failed).items() if k != "extra"})
         return Reproduction(expected, seen, game, failed)
     return Reproduction(expected, None, game)
 

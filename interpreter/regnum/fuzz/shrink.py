@@ -52,7 +52,7 @@ def replay_choices(rules, players: int, seed: int, choices: list[int], settings:
     """Play `choices` (indexes into the legal moves, taken modulo their number) from a new
     game with the checks of `settings` (only those of `kind` when given) after every step;
     returns (game, failure dict or None, the moves played)."""
-    from .playout import _fault, _record
+    from .playout import failure_record, fault_record
     settings = _narrowed(settings, kind) if kind else settings
     game = None
     moves = []
@@ -72,9 +72,9 @@ def replay_choices(rules, players: int, seed: int, choices: list[int], settings:
         if settings.replay:
             checks.replays(game)
     except CheckFailed as failed:
-        return game, _record(game, failed), moves
+        return game, failure_record(game, failed), moves
     except RulesetError as err:
-        return game, _fault(game, err), moves
+        return game, fault_record(game, err), moves
     return game, None, moves
 
 
