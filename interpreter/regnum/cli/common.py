@@ -6,9 +6,12 @@ never on another command.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -162,3 +165,16 @@ def checked_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         raise click.BadParameter("only the Ray backend connects to a cluster: add --backend ray",
                                  param_hint="'--address'")
+
+
+@contextmanager
+def progress_bar(label: str, total: int, enabled: bool) -> Iterator:
+    """A progress bar on stderr, `update(done, total)` to move it; nothing when not enabled
+    (not a terminal, or --json)."""
+    if not enabled:
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done, _total: bar.update(task, completed=done)

@@ -12,8 +12,7 @@ from rich.text import Text
 from ..fuzz import FuzzReport, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
-from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
-from .simulate_cmd import _progress
+from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
 
 
 def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
@@ -121,7 +120,7 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
     path, rules = load_ruleset(ruleset)
     counts = _player_counts(rules, players)
     show_progress = not as_json and make_console(stderr=True).is_terminal
-    with _progress(safe(f"fuzzing {ruleset_label(rules, path)}"), games, enabled=show_progress) as update:
+    with progress_bar(safe(f"fuzzing {ruleset_label(rules, path)}"), games, enabled=show_progress) as update:
         report = fuzz(path, rules, games=games, seed=seed, players=counts, seconds=seconds, workers=workers,
                       backend=backend, address=address, options=option_values(options),
                       failures_dir=failures_dir, shrink_seconds=shrink_time, progress=update,

@@ -7,30 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from ..simulate import SimulationResult, ruleset_label, simulate
 from ..terminal import safe
 from ..limits import Limits
-from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
-
-
-@contextmanager
-def _progress(label: str, total: int, enabled: bool) -> Iterator:
-    if not enabled:
-        yield None
-        return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done, _total: bar.update(task, completed=done)
+from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
 
 
 def _simulation_table(result: SimulationResult, seed: int, ruleset: str) -> None:
@@ -126,7 +112,7 @@ def simulate_command(ruleset, players, games, seed, workers, backend, address, m
     options = option_values(options)
     players = player_count(rules, path, players)
     show_progress = make_console(stderr=True).is_terminal
-    with _progress(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
+    with progress_bar(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
         result = simulate(path, players, games, seed, jobs=workers, max_moves=max_moves, progress=update, rules=rules,
                           options=options, check_invariants=check_invariants, failures_dir=failures_dir,
                           backend=backend, address=address)
