@@ -49,7 +49,7 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
     failures = _failures(rules, played, settings, options, failures_dir, shrink_seconds)
     steps = sum(o["steps"] for o in played)
     policies = {p: sum(1 for o in played if o["policy"] == p) for p in POLICIES}
-    return FuzzReport(ruleset=rules.name, games=len(played), steps=steps, seconds=round(elapsed, 3),
+    return FuzzReport(ruleset=rules.variant or rules.name, games=len(played), steps=steps, seconds=round(elapsed, 3),
                       steps_per_second=round(steps / elapsed, 1) if elapsed > 0 else 0.0,
                       players=counts, policies=policies, failures=failures,
                       coverage=coverage(rules, hits))
@@ -127,7 +127,7 @@ def _shrunk(rules, outcome: dict, more: int, settings: Settings, options, failur
     log = failure_log(rules, game, seen, small.players, outcome["seed"], options)
     path = None
     if failures_dir is not None:
-        path = _save(log, Path(failures_dir), rules.name, outcome["seed"], seen["kind"])
+        path = _save(log, Path(failures_dir), rules.variant or rules.name, outcome["seed"], seen["kind"])
     reproduced = reproduce(rules, log).reproduced
     return FuzzFailure(kind=seen["kind"], check=seen["check"], message=seen["message"],
                        log=None if path is None else str(path), seed=outcome["seed"],
