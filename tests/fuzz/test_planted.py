@@ -145,7 +145,7 @@ def test_the_variant_that_stacks_nobles_but_keeps_one_noble_per_region_is_caught
     [failure] = report["failures"]
     assert (failure["kind"], failure["check"], failure["reproduced"], failure["shrunk"]) == \
         ("invariant", "one_noble_per_region", True, False)
-    assert (failure["seed"], failure["players"], failure["moves"]) == (1, 3, 81)
+    assert (failure["seed"], failure["players"], failure["moves"]) == (2, 4, 93)
     run("replay", failure["log"], "--ruleset", path, code=1)
 
 

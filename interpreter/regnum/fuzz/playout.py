@@ -4,8 +4,9 @@ Three policies, chosen per game:
 
 - ``random``: uniform among every legal move of every seat to move (the simulation's bots
   choose per seat; the fuzzer pools the seats, so the order of simultaneous picks varies too);
-- ``rare``: adversarial, each move weighted by how seldom its action was played so far in the
-  game, so that actions the random policy rarely reaches (a special power, a pass) come up;
+- ``rare``: adversarial, first an action weighted by how seldom it was played so far in the
+  game, then one of its moves: actions the random policy rarely reaches (a special power, a
+  pass, an action that offers few moves beside one that offers many) come up;
 - ``endgame``: adversarial, aimed at the end of the game: a random game is played unchecked to
   its end, then the game is taken back to a point in its last third and played again from
   there with the ``rare`` policy and every check, so that the end of the game — final scoring,
@@ -65,11 +66,16 @@ def step_rng(seed: int, step: int, purpose: str) -> random.Random:
 
 
 def pick(policy: str, legal: list, played: dict, rng: random.Random) -> int:
-    """The index of the move `policy` plays among `legal`."""
+    """The index of the move `policy` plays among `legal`. The rare policy first chooses the
+    kind of move — an action, weighted by how seldom it was played in this game — then one
+    move of that action, uniformly: weighting moves one by one would favour the action that
+    offers the most moves (every card of a hand), which is what uniform play already does."""
     if policy == "random" or len(legal) == 1:
         return rng.randrange(len(legal))
-    weights = [1.0 / (1 + played.get(m.action, 0)) ** 2 for m in legal]
-    return rng.choices(range(len(legal)), weights)[0]
+    actions = sorted({m.action for m in legal})
+    weights = [1.0 / (1 + played.get(name, 0)) ** 2 for name in actions]
+    action = rng.choices(actions, weights)[0]
+    return rng.choice([i for i, m in enumerate(legal) if m.action == action])
 
 
 def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
