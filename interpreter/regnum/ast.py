@@ -598,6 +598,8 @@ class TriggerDecl:
     cond: Optional[Expr]
     body: tuple
     event: str = "enters"  # "enters" | "leaves"
+    once: bool = False        # fires at most once a game
+    after_move: bool = False  # runs when the move that moved the piece is over
     kind = "trigger"
 
 

@@ -258,9 +258,10 @@ class _Builder:
         return ast.TiebreakDecl(self.sp(meta), str(c[0]), c[1])
 
     def trigger_decl(self, meta, c):
-        name, piece_var, event, zone, index_var, cond, body = c
+        name, once, piece_var, event, zone, index_var, cond, after_move, body = c
         return ast.TriggerDecl(self.sp(meta), str(name), str(piece_var), str(zone), self.tk(zone),
-                               None if index_var is None else str(index_var), cond, body, str(event))
+                               None if index_var is None else str(index_var), cond, body, str(event),
+                               once is not None, after_move is not None)
 
     def invariant_decl(self, meta, c):
         message = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None

@@ -249,7 +249,9 @@ def _require_format(schema: dict) -> None:
 class HiddenZone(BaseModel):
     model_config = ConfigDict(extra="forbid")
     count: int = Field(ge=0, strict=True, description="how many pieces the zone holds")
-    revealed: list[dict[str, Any]] = Field(description="those of its pieces shown to everyone")
+    revealed: list[dict[str, Any]] = Field(description="those of its pieces shown to everyone, in the order shown")
+    top: dict[str, Any] | None = Field(default=None, description=(
+        "for a zone whose top piece only is public (visibility `top`): that piece, null when empty"))
 
 
 class SeatView(BaseModel):

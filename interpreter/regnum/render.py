@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from .compiler.text import format_value
-from .engine.observe import _visible, _visible_vars
+from .engine.observe import _visible, _visible_vars, shown as _shown
 from .engine.runtime import guarded
 from .terminal import safe
 
@@ -253,8 +253,11 @@ class Renderer:
             return Text(_NONE, style="dim")
         if _visible(fam, index, self.viewer):
             return self.pieces(ids, show_owner=fam.index != "player")
-        shown = [i for i in ids if i in self.state.revealed]
+        shown = _shown(self.state, self.state.where[ids[0]], ids)
         out = Text(f"{len(ids)} hidden")
+        if fam.visibility == "top":
+            out = Text(f"{len(ids)}, on top: ")
+            out.append_text(self.pieces(ids[-1:]))
         if shown:
             out.append("; shown: ")
             out.append_text(self.pieces(shown))

@@ -40,6 +40,10 @@ def check_declarations(program: Program) -> list[Diagnostic]:
             out.append(Diagnostic("E119", "error", f"variable '{var.name}' has no owner: only a "
                                   "'per player' variable can be shown to its owner", token_span(var.span, var.name),
                                   "write 'var NAME per player: …, owner', or 'hidden'"))
+        if var.visibility == "top":
+            out.append(Diagnostic("E124", "error", f"variable '{var.name}' has no top: only a zone, a pile of "
+                                  "pieces, can show its top piece alone", token_span(var.span, "top", before=None),
+                                  "a variable is public, owner or hidden"))
     for view in program.of_kind("view"):
         decl = program.get(view.board)
         if decl is None or decl.kind not in ("board", "piece"):

@@ -112,7 +112,10 @@ class _Compiler:
             (leave_triggers if trig.event == "leaves" else triggers).setdefault(trig.zone, []).append(trig)
             rules.append(("trigger", decl.name, decl.span))
         trigger_of = {t.body: t for ts in list(triggers.values()) + list(leave_triggers.values()) for t in ts}
-        natives_fire = bool(trigger_of) and all(name in self.natives for name in trigger_of)
+        # Triggers run natively when all of them can; one that waits for the end of the move is
+        # a frame the VM slips under the move's action.
+        natives_fire = bool(trigger_of) and all(name in self.natives and not trigger_of[name].after_move
+                                                 for name in trigger_of)
         for decl in p.of_kind("scoring"):
             rules.append(("scoring", decl.name, decl.span))
         rules.extend(ties.rules(p))
@@ -325,7 +328,8 @@ class _Compiler:
         if body in stmts.native.allowed:
             stmts.native.compile(body, decl, [decl.piece_var] + ([decl.index_var] if decl.index_var else []),
                                  scope)
-        return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event)
+        return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event,
+                       decl.once, decl.after_move)
 
     def _policies(self, chain, scope, owner: str, seen: frozenset = frozenset()) -> tuple[list, tuple]:
         """Keys [(order, fn, hit)] and the block policy (name, hit) of a chain; each hit is the

@@ -128,6 +128,8 @@ class Trigger:
     body: str
     span: Span
     event: str = "enters"      # enters | leaves
+    once: bool = False         # fires at most once a game (State.once)
+    after_move: bool = False   # runs when the move's action is over (Ctx.deferred)
 
 
 @dataclass

@@ -273,11 +273,13 @@ class Game:
             frame[1] += 1
             action = self.model.actions[move.action]
             ctx.stack = stack
+            ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
             if action.native is not None:
                 run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
             else:
                 ctx.push(action.body, dict(env))
             signal = run_stack(ctx, stack)
+            ctx.move_base = None   # what the flow does next is no part of this move
             if signal == "end":
                 state.flow["main"] = []
                 state.flow["threads"] = None

@@ -1,8 +1,9 @@
 """What a seat may see: observations (JSON); render.py draws the same view for people.
 
-Zones declared `owner` show their pieces only to the seat that owns them and
-`hidden` zones to nobody; others see how many pieces they hold. Pieces named
-by a `reveal` are shown everywhere. Pending simultaneous choices stay secret.
+Zones declared `owner` show their pieces only to the seat that owns them,
+`hidden` zones to nobody, and `top` zones only their top (last) piece; others
+see how many pieces they hold. Pieces named by a `reveal` are shown everywhere,
+in the order they were revealed. Pending simultaneous choices stay secret.
 """
 from __future__ import annotations
 
@@ -21,7 +22,16 @@ def can_see(game, piece: int, viewer) -> bool:
     key = state.where[piece]
     family = key.partition("#")[0]
     fam = game.model.zones[family]
-    return _visible(fam, fam.index_of.get(key), viewer) or piece in state.revealed
+    return (_visible(fam, fam.index_of.get(key), viewer) or piece in state.revealed
+            or (fam.visibility == "top" and state.zones[key][-1] == piece))
+
+
+def shown(state, key: str, ids: list) -> list[int]:
+    """The pieces of a zone its viewer cannot see that are shown all the same: those revealed,
+    in the order they were revealed (never the zone's order, which may tell how they came)."""
+    if not state.revealed:
+        return []
+    return [i for i in state.revealed if state.where[i] == key]
 
 
 def _piece(state, piece: int) -> dict:
@@ -41,8 +51,9 @@ def observation(game, viewer: int | None) -> dict:
             if _visible(fam, index, viewer):
                 zones[key] = [_piece(state, i) for i in ids]
             else:
-                zones[key] = {"count": len(ids),
-                              "revealed": [_piece(state, i) for i in ids if i in state.revealed]}
+                zones[key] = {"count": len(ids), "revealed": [_piece(state, i) for i in shown(state, key, ids)]}
+                if fam.visibility == "top":
+                    zones[key]["top"] = _piece(state, ids[-1]) if ids else None
     return {
         "ruleset": game.model.name,
         "seat": viewer,

@@ -40,7 +40,8 @@ class Ctx:
     """What instructions and expressions see: the state, the model and the seats."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
-                 "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier")
+                 "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
+                 "deferred", "move_base")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -62,6 +63,8 @@ class Ctx:
         self.stack: list = []
         self.last_ranking = None
         self.fired: list = []     # triggers fired by the statement running now, in order
+        self.deferred: list = []  # fired `after the move` triggers, not yet placed on the stack
+        self.move_base: int | None = None   # where the move's action frame is on the stack
         # The game before the last move, as `previous(…)` reads it: set by Game.check_invariants
         # only, so that no rule, listing or move ever sees an earlier state.
         self.earlier: "Ctx | None" = None
@@ -97,7 +100,7 @@ class Ctx:
         state.writable(key).append(piece)
         state.where[piece] = key
         if state.revealed and piece in state.revealed:
-            state.revealed.discard(piece)  # a revealed piece that moves is hidden again
+            del state.revealed[piece]  # a revealed piece that moves is hidden again
         model = self.model
         if model.leave_triggers:
             self._fire(piece, old, model.leave_triggers)
@@ -184,7 +187,7 @@ class Ctx:
         return any(exists(self, self.model.actions[name], player) for name in actions)
 
     def reveal(self, what) -> None:
-        self.state.revealed.update([what] if type(what) is int else what)
+        self.state.revealed.update(dict.fromkeys([what] if type(what) is int else what))
 
     def score(self, name: str, args: tuple) -> None:
         scoring = self.model.scorings[name]
@@ -193,6 +196,18 @@ class Ctx:
         if self.narrate:
             paid = ", ".join(f"P{p} +{pts}" for p, _, pts in self.last_ranking if pts)
             self.events.append(f"  {name} pays {paid or 'nothing'}")
+
+    def defer(self) -> None:
+        """Slip the frames of triggers fired `after the move` under the move's action frame, first
+        fired nearest the top: they run once the action and every choice it asks for are over."""
+        deferred, self.deferred = self.deferred, []
+        base = self.move_base
+        for body, env in deferred:
+            if len(self.stack) >= self.limits.call_depth:
+                raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
+                                "(runaway recursion?)", self.limits.hint("call_depth"))
+            self.hit(self.model.codes[body].cover)
+            self.stack.insert(base, [body, 0, env])
 
     def run_fired(self) -> None:
         """Run the triggers the last statement fired, first fired first (native triggers only)."""
@@ -274,7 +289,12 @@ class Ctx:
             if trig.index_var:
                 env[trig.index_var] = self.model.zones[family].index_of[key]
             if trig.cond is None or trig.cond(self, env):
-                self.fired.append((trig.body, env))
+                if trig.once:
+                    state = self.state
+                    if trig.name in state.once:
+                        continue
+                    state.once = state.once + (trig.name,)
+                (self.deferred if trig.after_move and self.move_base is not None else self.fired).append((trig.body, env))
 
 
 def _exists():
@@ -343,6 +363,8 @@ def run_stack(ctx: Ctx, stack: list) -> str:
                     for body, env in reversed(ctx.fired):
                         ctx.push(body, env)
                     ctx.fired = []
+            if ctx.deferred:
+                ctx.defer()
             if signal is not None:
                 return signal
         return "done"
@@ -367,6 +389,9 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
         action.native(ctx, *args)
         if ctx.fired:
             ctx.run_fired()
+        if ctx.deferred:   # the action is over: they run next
+            ctx.move_base = len(ctx.stack)
+            ctx.defer()
     except _Overflow as err:
         raise LimitExceeded(str(err), _where(ctx, err, action.span), err.hint) from None
     except EvalError as err:

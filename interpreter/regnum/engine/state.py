@@ -32,7 +32,7 @@ class Table(dict):
 
 class State:
     __slots__ = ("vars", "pvars", "tables", "zones", "pieces", "where", "flow", "rng", "revealed",
-                 "moves", "_owned", "_owned_tables")
+                 "moves", "once", "_owned", "_owned_tables")
 
     def __init__(self):
         self.vars: dict = {}
@@ -44,8 +44,9 @@ class State:
         self.where: list[str] = []
         self.flow: dict = {"main": [], "threads": None}
         self.rng: int = 0
-        self.revealed: set[int] = set()
+        self.revealed: dict[int, None] = {}   # pieces shown to everyone, in the order shown
         self.moves: int = 0
+        self.once: tuple[str, ...] = ()   # the `once` triggers that have fired (never changed in place)
         self._owned: set[str] = set()
 
     # ── copying ──
@@ -62,8 +63,9 @@ class State:
         s.where = self.where[:]
         s.flow = copy_flow(self.flow)
         s.rng = self.rng
-        s.revealed = set(self.revealed)
+        s.revealed = dict(self.revealed)
         s.moves = self.moves
+        s.once = self.once
         s._owned = set()
         self._owned = set()  # both now share every list: neither may write in place
         return s
@@ -92,8 +94,9 @@ class State:
             "pieces": self.pieces,
             "flow": _freeze(self.flow),
             "rng": self.rng,
-            "revealed": sorted(self.revealed),
+            "revealed": list(self.revealed),
             "moves": self.moves,
+            **({"once": list(self.once)} if self.once else {}),
         }
 
     @classmethod
@@ -110,8 +113,9 @@ class State:
                 s.where[piece] = key
         s.flow = _thaw_flow(data["flow"])
         s.rng = int(data["rng"])
-        s.revealed = set(data["revealed"])
+        s.revealed = dict.fromkeys(data["revealed"])
         s.moves = int(data["moves"])
+        s.once = tuple(data.get("once", ()))
         return s
 
 

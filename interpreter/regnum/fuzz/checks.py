@@ -246,7 +246,7 @@ def secrecy(game, seat: int | None) -> None:
     model, state = game.model, game.state
     hidden = _hidden_pieces(game, seat)
     for key, shown in seen["zones"].items():
-        pieces = shown if isinstance(shown, list) else shown.get("revealed", [])
+        pieces = shown if isinstance(shown, list) else shown.get("revealed", []) + [shown.get("top") or {}]
         for record in pieces:
             if record.get("id") in hidden:
                 raise CheckFailed("secrecy", _check_name(seat), f"{who} is shown piece {record.get('id')} "
@@ -272,7 +272,8 @@ def _check_name(seat) -> str:
 
 
 def _hidden_pieces(game, seat) -> set[int]:
-    """The pieces `seat` may not see: in a zone hidden from it and not revealed."""
+    """The pieces `seat` may not see: in a zone hidden from it and not revealed (the top piece
+    of a `top` zone is seen by all)."""
     model, state = game.model, game.state
     out: set[int] = set()
     for fam in model.zones.values():
@@ -282,7 +283,8 @@ def _hidden_pieces(game, seat) -> set[int]:
             if fam.visibility == "public" or (fam.visibility == "owner" and fam.index == "player"
                                               and seat is not None and index == seat):
                 continue
-            out.update(p for p in state.zones[key] if p not in state.revealed)
+            ids = state.zones[key][:-1] if fam.visibility == "top" else state.zones[key]
+            out.update(p for p in ids if p not in state.revealed)
     return out
 
 
