@@ -253,6 +253,14 @@ class HiddenZone(BaseModel):
     top: dict[str, Any] | None = Field(default=None, description=(
         "for a zone whose top piece only is public (visibility `top`): that piece, null when empty"))
 
+    @model_serializer(mode="wrap")
+    def _top_only_for_top_zones(self, handler):
+        """As the observation has it: only a `top` zone has a `top` key."""
+        data = handler(self)
+        if self.top is None and "top" not in self.model_fields_set:
+            data.pop("top", None)
+        return data
+
 
 class SeatView(BaseModel):
     """What one seat saw: `Game.observation(seat)`, as a log written for that seat keeps it."""
