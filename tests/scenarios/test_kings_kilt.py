@@ -467,3 +467,210 @@ def test_revealed_family_cards_are_public_in_the_order_revealed_K21():
     # The owner sees all three; the opponent's family stays hidden from seat 0.
     assert [c["label"] for c in game.observation(0)["zones"]["family#0"]] == ["Bruce", "Douglas", "Wallace"]
     assert game.observation(0)["zones"]["family#1"] == {"count": 3, "revealed": []}
+
+
+# ── §4.2 betray (K-E6, K-E7, K-E8; K1, K2, K7) ──────────────────────────────
+
+E6 = full({3: "Ha Do Ha St", 4: "Wa St MB"})          # noble (4,1) St on (3,1) Do and (3,2) Ha
+
+
+def test_betrayal_in_the_top_rows_needs_the_influenced_cards_clan_K_E6():
+    game = position(3, E6, influence={0: "Wa St"}, fired=EVERY_ROW_FIRED)
+    up = Move(0, "betray", {"with": "stewart", "b": "(3,1)", "c": "(4,1)"})
+    assert refused(game, up) == "betray.matching"
+    assert refused(game, Move(0, "betray", {"with": "wallace", "b": "(3,1)", "c": "(4,1)"})) == "betray.matching"
+    assert not any(m.args["c"] == "(4,1)" and m.args["b"] == "(3,1)" for m in moves_of(game, "betray"))
+    # Against its left neighbour in row 3 either card will do.
+    down = {m.args["with"] for m in moves_of(game, "betray") if (m.args["b"], m.args["c"]) == ("(3,1)", "(3,0)")}
+    assert down == {"wallace", "stewart"}
+    betray(game, 0, "Wa", (3, 1), (3, 0))
+    assert clans_in(game, "removed")[-1] == "Ha" and clans_in(game, "discards") == ["Wa"]
+
+
+def test_a_matching_influence_card_may_betray_in_the_top_rows():
+    game = position(3, E6, influence={0: "Do"}, fired=EVERY_ROW_FIRED, pile=("Br",))
+    betray(game, 0, "Do", (3, 1), (4, 1))
+    assert "St" == clans_in(game, "removed")[-1] and clans_in(game, "discards") == ["Do"]
+    assert game.state.vars["vacancy"] == "(4,1)" and moves_of(game) == [
+        Move(0, "raise", {"from": "(3,1)"}), Move(0, "raise", {"from": "(3,2)"})]
+    raise_(game, 0, (3, 2))
+    raise_(game, 0, (2, 3))
+    raise_(game, 0, (1, 3))
+    assert row(game, 4) == "Wa Ha MB" and row(game, 3) == "Ha Do Bu St" and row(game, 2) == "St Wa Br Ha Do"
+    assert row(game, 1) == "Br Bu Do Br MB ML" and pyramid_count(game) == 21
+    assert game.to_move == [1] and "turn_up" not in actions(game)
+    assert_invariants(game)
+
+
+def test_match_betrayed_variant_K1():
+    game = position(3, E6, influence={0: "Wa St Do"}, fired=EVERY_ROW_FIRED, options={"match_betrayed": True})
+    legal = {m.args["with"] for m in moves_of(game, "betray") if (m.args["b"], m.args["c"]) == ("(3,1)", "(4,1)")}
+    assert legal == {"stewart"}                       # the betrayed card's clan, not Do
+    assert refused(game, Move(0, "betray", {"with": "douglas", "b": "(3,1)", "c": "(4,1)"})) == "betray.matching"
+    betray(game, 0, "St", (3, 1), (4, 1))
+    assert clans_in(game, "discards") == ["St"]
+
+
+@pytest.mark.parametrize("match_betrayed, expected", [(False, 71), (True, 72)])
+def test_betrayal_moves_are_counted_exactly(match_betrayed, expected):
+    # 90 ordered neighbour pairs, 66 with the victim in rows 1–3 (any card) and 24 in rows 4–6;
+    # with one influence clan (Ha) a top-row victim needs a Ha influenced card (5 pairs) or, in the
+    # variant, a Ha victim (the noble (4,1) has 6 neighbours).
+    game = position(2, full({3: "Ha MB ML St", 4: "Wa Ha MB", 5: "ML St", 6: "Bu"}),
+                    influence={0: "Ha Ha"}, fired=EVERY_ROW_FIRED,
+                    options={"match_betrayed": match_betrayed})
+    pairs = set()
+    for r, i in ALL_SLOTS:
+        for dr, di in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, -1), (1, 0)):
+            n = (r + dr, i + di)
+            if n in set(ALL_SLOTS):
+                pairs.add(((r, i), n))
+    def ok(b, c):
+        if c[0] <= 3:
+            return True
+        target = c if match_betrayed else b
+        return card(game, *target) == "Ha"
+    want = {(slot(*b), slot(*c)) for b, c in pairs if ok(b, c)}
+    got = {(m.args["b"], m.args["c"]) for m in moves_of(game, "betray")}
+    assert got == want
+    assert len(moves_of(game, "betray")) == len(want) == expected   # two Hamiltons are one option (K20)
+    assert len(pairs) == 90
+
+
+def test_betraying_the_king_K_E7():
+    top = {6: "Wa", 5: "Do St"}
+    game = position(3, full(top), influence={0: "Do Wa"}, fired=EVERY_ROW_FIRED, pile=("MB",))
+    on_king = {(m.args["with"], m.args["b"]) for m in moves_of(game, "betray") if m.args["c"] == "(6,0)"}
+    assert on_king == {("douglas", "(5,0)")}          # only the guardians touch the King
+    assert refused(game, Move(0, "betray", {"with": "wallace", "b": "(5,1)", "c": "(6,0)"})) == "betray.matching"
+    betray(game, 0, "Do", (5, 0), (6, 0))
+    assert clans_in(game, "removed")[-1] == "Wa" and clans_in(game, "discards") == ["Do"]
+    assert game.state.vars["crowned"] is True and card(game, 6, 0) == "."   # K19: crowned is a flag
+    size = len(game.state.zones["draw_pile"])
+    for frm in ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5)):   # five refills, one decision each
+        assert game.to_move == [0] and len(moves_of(game)) == 2
+        raise_(game, 0, frm)
+    assert card(game, 6, 0) == "St" and card(game, 1, 5) == "MB"
+    assert len(game.state.zones["draw_pile"]) == size - 1 and pyramid_count(game) == 21
+    assert game.to_move == [1] and game.state.once == EVERY_ROW_FIRED   # no trigger again
+    assert_invariants(game)
+
+
+def test_betraying_a_commoner_K_E8():
+    game = position(3, BASE, influence={0: "Wa"}, pile=("St",))
+    before = len(game.state.zones["draw_pile"])
+    betray(game, 0, "Wa", (1, 3), (1, 2))
+    assert row(game, 1) == "Br Bu St Ha MB ML"
+    assert clans_in(game, "removed")[-1] == "Do" and clans_in(game, "discards") == ["Wa"]
+    assert len(game.state.zones["draw_pile"]) == before - 1 and game.to_move == [1]
+    assert clans_in(game, "influence#0") == []
+
+
+def test_same_clan_neighbours_may_betray_each_other():
+    game = position(3, {1: "Do Do Ha Ha MB ML"}, influence={0: "Wa"})
+    assert Move(0, "betray", {"with": "wallace", "b": "(1,0)", "c": "(1,1)"}) in moves_of(game)
+
+
+def test_betrayal_needs_an_influence_card():
+    game = position(3, BASE, influence={1: "Wa"})
+    assert actions(game) == {"advance"}
+    assert refused(game, Move(0, "betray", {"with": "wallace", "b": "(1,0)", "c": "(1,1)"})) == "betray.with"
+    assert refused(game, Move(1, "betray", {"with": "wallace", "b": "(1,0)", "c": "(1,1)"})) == "flow"
+
+
+# ── §4.3 passing and the end (K-E11, K12) ───────────────────────────────────
+
+def test_passing_and_the_end_K_E11():
+    rows = {**FULL, 4: "Wa Ha MB", 5: "ML St"}
+    game = position(3, rows, influence={0: "Br", 1: "Bu"}, start=1, fired=("noblemen", "guardians"))
+    assert refused(game, Move(1, "pass_turn", {})) == "pass_turn.after_coronation"
+    assert "pass_turn" not in actions(game)
+    advance(game, 1, (5, 0), "up_right")              # seat 1 crowns a King
+    assert finish_chain(game, 1) == 4 and game.state.vars["crowned"]
+    assert game.to_move == [2] and moves_of(game) == [Move(2, "pass_turn", {})]   # no card: must pass
+    pass_(game, 2)
+    assert game.to_move == [0] and actions(game) == {"betray", "pass_turn"}
+    pass_(game, 0)
+    assert game.to_move == [1]
+    betray(game, 1, "Bu", (1, 0), (1, 1))
+    assert not game.is_over and game.to_move == [1]    # seats 2 and 0 are skipped
+    assert moves_of(game) == [Move(1, "pass_turn", {})]
+    assert refused(game, Move(0, "pass_turn", {})) == "flow"               # seat 0 is out
+    pass_(game, 1)
+    assert game.is_over and game.to_move == [] and game.all_legal_moves() == []
+    assert [game.state.pvars[p]["passed"] for p in range(3)] == [True, True, True]
+
+
+def test_a_passed_player_is_never_asked_again():
+    game = position(3, full(), influence={0: "Br Bu", 1: "Do", 2: "Ha"}, fired=EVERY_ROW_FIRED)
+    pass_(game, 0)
+    betray(game, 1, "Do", (1, 0), (1, 1))
+    betray(game, 2, "Ha", (1, 0), (1, 1))
+    assert game.to_move == [1]
+    assert refused(game, Move(0, "betray", {"with": "bruce", "b": "(1,0)", "c": "(1,1)"})) == "flow"
+    pass_(game, 1)
+    assert game.to_move == [2]
+    pass_(game, 2)
+    assert game.is_over and len(game.state.zones["influence#0"]) == 2
+
+
+# ── §6, §7 scoring (K-E9, K-E10, K13) ───────────────────────────────────────
+
+def play_to_end(game):
+    """Every seat passes (nobody holds influence): the game ends and scores."""
+    while not game.is_over:
+        assert moves_of(game) == [Move(game.to_move[0], "pass_turn", {})]
+        pass_(game, game.to_move[0])
+
+
+def test_final_scoring_K_E9():
+    top = {6: "Do", 5: "Br Do", 4: "Wa St Do"}
+    fam = {0: "Do Wa ML", 1: "Br St Ha", 2: "Do Br Bu"}
+    game = position(3, full(top), family=fam, fired=EVERY_ROW_FIRED)
+    play_to_end(game)
+    assert game.scores == [7, 3, 8] and game.winners == [2]
+    # At the end every family is public.
+    spectator = game.observation(None)["zones"]
+    assert sorted(c["clan"] for c in spectator["family#1"]["revealed"]) == ["bruce", "hamilton", "stewart"]
+
+
+def test_perfect_score_K_E10():
+    top = {6: "Ha", 5: "MB St", 4: "Ha Ha MB"}
+    game = position(2, full(top), family={0: "Ha MB St", 1: "Br Bu Do"}, fired=EVERY_ROW_FIRED)
+    play_to_end(game)
+    assert game.scores == [10, 0] and game.winners == [0]
+
+
+def test_rows_1_to_3_score_nothing():
+    rows = {1: "Do Do Do Do Do Do", 2: "Do Br Br Br Br", 3: "Br Br Br Bu", 4: "Wa Wa Wa", 5: "Wa Wa", 6: "Ha"}
+    game = position(2, rows, family={0: "Do Br Bu", 1: "Wa MB ML"}, fired=EVERY_ROW_FIRED)
+    play_to_end(game)
+    assert game.scores == [0, 3 + 4] and game.winners == [1]
+
+
+def test_tied_scores_share_the_victory_K13():
+    top = {6: "Ha", 5: "MB Br", 4: "Br Br Bu"}
+    game = position(3, full(top), family={0: "Ha MB St", 1: "Ha MB Wa", 2: "Br Bu Do"},
+                    fired=EVERY_ROW_FIRED)
+    play_to_end(game)
+    assert game.scores == [5, 5, 5] and game.winners == [0, 1, 2]
+    game = position(3, full(top), family={0: "Ha MB St", 1: "Ha MB Wa", 2: "Do St Wa"},
+                    fired=EVERY_ROW_FIRED)
+    play_to_end(game)
+    assert game.scores == [5, 5, 0] and game.winners == [0, 1]
+
+
+# ── K18 the discards are reshuffled only when a draw finds the pile empty ─────
+
+def test_discards_reshuffled_only_when_a_draw_finds_the_pile_empty_K18():
+    game = position(3, BASE, influence={0: "Wa", 1: "St"}, discards=("Ha", "MB"), pile=("Bu",), pile_size=1)
+    betray(game, 0, "Wa", (1, 0), (1, 1))              # takes the last card: the pile is empty
+    assert row(game, 1) == "Br Bu Do Ha MB ML" and clans_in(game, "removed")[-1] == "Bu"
+    assert game.state.zones["draw_pile"] == [] and clans_in(game, "discards") == ["Ha", "MB", "Wa"]
+    assert game.observation(1)["zones"]["draw_pile"]["count"] == 0
+    betray(game, 1, "St", (1, 0), (1, 1))              # this draw finds it empty: reshuffle
+    assert game.state.zones["discards"] == []
+    assert len(game.state.zones["draw_pile"]) == 3
+    drawn = card(game, 1, 1)
+    assert sorted(clans_in(game, "draw_pile") + [drawn]) == sorted(["Ha", "MB", "Wa", "St"])
+    assert_invariants(game)
