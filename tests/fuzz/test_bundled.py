@@ -20,10 +20,11 @@ KB_UNREACHED = ["require build_with_tile.supply_left", "branch rule:assemble_boa
 
 
 def test_every_bundled_ruleset_is_fuzzed():
-    assert sorted(resources.bundled_names()) == ["kingdom_builder", "kings_road", "permanent_nobles"]
+    assert sorted(resources.bundled_names()) == ["kingdom_builder", "kings_kilt", "kings_road", "permanent_nobles"]
 
 
-@pytest.mark.parametrize("name, games", [("kings_road", 6), ("permanent_nobles", 6), ("kingdom_builder", 6)])
+@pytest.mark.parametrize("name, games", [("kings_road", 6), ("permanent_nobles", 6), ("kingdom_builder", 6),
+                                         ("kings_kilt", 6)])
 def test_a_bundled_ruleset_survives_the_fuzzer(name, games, tmp_path):
     rules = regnum.load(name)
     report = fuzz(rules.path, rules, games=games, seed=0, workers=1, failures_dir=tmp_path)
