@@ -15,7 +15,7 @@ Conventions (explained to readers in docs/language.md, "About the examples"):
   are not run.
 
 Besides the examples, this file keeps other documents honest: the line links of the game
-pages docs/games/kings-road.md and docs/games/kingdom-builder.md must point at the
+pages docs/games/kings-road.md, kingdom-builder.md and kings-kilt.md must point at the
 declarations they name (`python tests/unit/test_docs_examples.py --relink` moves stale ones)
 and the tests they name must exist, and docs/log-format.md must show the schema that
 regnum.Log generates today and an example log that replays.
@@ -33,7 +33,7 @@ import regnum
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CHECKED_DOCS = ["language.md", "architecture.md", "games/kings-road.md", "games/kingdom-builder.md",
-                "log-format.md"]
+                "games/kings-kilt.md", "log-format.md"]
 
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 COMPLETE = re.compile(r"^#\s*complete(?::\s*(\S+))?\s*$")
@@ -155,7 +155,7 @@ def test_complete_example_loads_and_does_what_it_says(example, example_dir):
 
 LINK = re.compile(r"\[`([^`]+)`\]\(\.\./\.\./((?:rulesets|stdlib)/[\w/]+\.rules)#L(\d+)\)")
 WORD = re.compile(r"[A-Za-z_]\w*")
-GAME_PAGES = ["games/kings-road.md", "games/kingdom-builder.md"]
+GAME_PAGES = ["games/kings-road.md", "games/kingdom-builder.md", "games/kings-kilt.md"]
 
 
 @pytest.mark.parametrize("page", GAME_PAGES)
