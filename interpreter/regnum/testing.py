@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 __all__ = [
-    "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "restart_flow",
+    "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "set_fired", "restart_flow",
     "Scenario", "random_playout", "Playout", "seeds", "legal_move_sequences", "reachable_states",
     "game_machine",
 ]
@@ -176,6 +176,19 @@ def set_table(game, name: str, index, value) -> None:
     _touched(game)
 
 
+def set_fired(game, *names: str) -> None:
+    """Mark the `trigger … once` named as having fired already in this game (a position built
+    after the first entry into a row, say), in that order, after any that had."""
+    triggers = {t.name for ts in (*game.model.triggers.values(), *game.model.leave_triggers.values()) for t in ts
+                if t.once}
+    for name in names:
+        if name not in triggers:
+            raise KeyError(f"no trigger {name!r} that fires once; there are {', '.join(sorted(triggers)) or 'none'}")
+    state = game.state
+    state.once = state.once + tuple(n for n in names if n not in state.once)
+    _touched(game)
+
+
 def restart_flow(game) -> None:
     """Run the ruleset's ``flow`` again from its first statement, from the current position.
 
@@ -234,6 +247,10 @@ class Scenario:
 
     def set_table(self, name: str, index, value) -> "Scenario":
         set_table(self.game, name, index, value)
+        return self
+
+    def set_fired(self, *names: str) -> "Scenario":
+        set_fired(self.game, *names)
         return self
 
     def start(self, check: bool = True):

@@ -94,7 +94,7 @@ def position(players: int, rows: dict, *, pile=(), pile_size: int | None = None,
     for p, text in (face_up or {}).items():
         for clan in text.split():
             sc.set_fields(f"family#{p}", where=lambda rec, c=CLAN[clan]: rec["clan"] == c, face_up=True)
-    sc.game.state.once = tuple(fired)       # which once-a-game triggers have fired (no helper for it)
+    sc.set_fired(*fired)                    # which once-a-game triggers have fired
     sc.set_var("crowned", "coronation" in fired if crowned is None else crowned)
     sc.set_var("start_player", start)
     return sc.start()
