@@ -64,3 +64,18 @@ def test_a_game_with_options_replays_from_its_log(tmp_path):
     assert data["options"]["first_game_setup"] is True and data["result"] is not None
     replayed = one_json_object(run("replay", log, "--json").stdout)
     assert replayed["moves"] == len(data["moves"])
+
+
+def test_the_pyramid_is_drawn_by_rows_and_a_seat_sees_only_its_own_hidden_cards():
+    out = run("play", "kings_kilt", "--players", "3", "--bots", "1,2", "--seed", "5", "--option",
+              "random_start=false", input="1\nq\n").stdout
+    view = out[out.index("── seat 0 to move"):out.index("   1. ")]
+    rows = [line.split() for line in view.splitlines() if line.split() and line.split()[0] in "123456"]
+    assert [row[0] for row in rows] == ["6", "5", "4", "3", "2", "1"]
+    assert rows[-1] == ["1", "Wa*", "Wa*", "ML*", "Br*", "Do*", "St*"]          # the six leaders of the base
+    assert rows[0] == ["6", "·"] and rows[1] == ["5", "·", "·"]
+    assert "draw pile: 34, on top: Stewart leader" in view
+    assert "family\n  P0 (you): Douglas, Wallace, MacBeth\n  P1: 3 hidden\n  P2: 3 hidden" in view
+    assert "influence\n  P0 (you): Stewart, MacBeth, Hamilton, Bruce, Douglas\n  P1: 5 hidden\n  P2: 5 hidden" in view
+    assert "   1. advance Wallace leader from (1,0) up-right" in out
+    assert "  11. spend a Stewart card: Wallace leader at (1,0) betrays Wallace leader at (1,1)" in out
