@@ -560,7 +560,8 @@ class PolicyName:
 class PolicyKey:
     span: Span
     order: str  # "highest" | "lowest"
-    key: Expr
+    key: Expr   # the value compared; for a seat-order policy, the seat it counts from
+    seats: Optional[str] = None   # "clockwise" | "counterclockwise": `by nearest … after SEAT`
 
 
 @node

@@ -254,6 +254,9 @@ class _Builder:
     def policy_key(self, meta, c):
         return ast.PolicyKey(self.sp(meta), str(c[0]), c[1])
 
+    def policy_seats(self, meta, c):
+        return ast.PolicyKey(self.sp(meta), "lowest", c[1], str(c[0]))
+
     def tiebreak_decl(self, meta, c):
         return ast.TiebreakDecl(self.sp(meta), str(c[0]), c[1])
 

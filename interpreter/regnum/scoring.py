@@ -15,6 +15,34 @@ from typing import Callable
 BLOCK_POLICIES = ("take_lowest", "take_highest", "share_rank", "split_evenly")
 
 
+def best_first(value, order: str):
+    """A ranking value turned so that the larger is the better: a number, or a list of numbers
+    compared item by item (lexicographically; a list that is a prefix of another comes first)."""
+    if order == "highest":
+        return value
+    return -value if type(value) is not list else _Reversed(value)
+
+
+class _Reversed:
+    """A list whose order is turned round, for `lowest` keys that are lists."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __lt__(self, other):
+        return other.value < self.value
+
+    def __gt__(self, other):
+        return other.value > self.value
+
+    def __eq__(self, other):
+        return self.value == other.value
+
+    __hash__ = None
+
+
 def rank(entries: list, keys: list, tally: Callable | None = None) -> list[list]:
     """Order (player, measure) pairs into tie blocks, best first.
 

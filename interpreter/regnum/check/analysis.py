@@ -274,7 +274,7 @@ class _Walker:
         scope = Scope({d.var: T.PLAYER})
         for key in d.keys:
             if key.key is not None:
-                self.x.number(key.key, scope, "a winner key")
+                self.x.ordered(key.key, scope, "a winner key")
 
     # ── scoring ──
     def _scoring(self, d):
@@ -322,7 +322,10 @@ class _Walker:
         """Tie-break keys are checked in the scope of the scoring that uses them."""
         for policy in chain:
             if isinstance(policy, ast.PolicyKey):
-                self.x.number(policy.key, scope, "a tie-break key")
+                if policy.seats is not None:
+                    self.x.number(policy.key, scope, "the seat a seat-order tie-break counts from")
+                else:
+                    self.x.ordered(policy.key, scope, "a tie-break key")
                 continue
             if policy.name in scoring.BLOCK_POLICIES:
                 continue

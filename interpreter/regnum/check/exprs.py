@@ -95,6 +95,21 @@ class ExprChecker(CallChecker):
             self.r.error("E211", f"{what} must be a number, but this is {T.describe(t)}", node.span)
         return t
 
+    def ordered(self, node, scope: Scope, what: str) -> T.Ty:
+        """A value players are ranked by: a number, or a list of numbers compared item by item
+        (the first difference decides: points won on the last object, then on the one before…)."""
+        t = self.infer(node, scope)
+        if T.not_number(t) and not T.not_list(t):
+            if T.not_number(T.item_of(t)):
+                self.r.error("E211", f"{what} must be a number or a list of numbers, but this is "
+                             f"{T.describe(t)}", node.span)
+            return t
+        self.expect(t, T.INT)
+        if T.not_number(t):
+            self.r.error("E211", f"{what} must be a number or a list of numbers, but this is {T.describe(t)}",
+                         node.span)
+        return t
+
     def iterate(self, node, scope: Scope, what: str) -> T.Ty:
         """Check that `node` is a list (or a zone) and return the type of its items."""
         t = self.infer(node, scope)

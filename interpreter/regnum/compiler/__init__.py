@@ -331,13 +331,15 @@ class _Compiler:
         return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event,
                        decl.once, decl.after_move)
 
-    def _policies(self, chain, scope, owner: str, seen: frozenset = frozenset()) -> tuple[list, tuple]:
+    def _policies(self, chain, scope, owner: str, var: str, seen: frozenset = frozenset()) -> tuple[list, tuple]:
         """Keys [(order, fn, hit)] and the block policy (name, hit) of a chain; each hit is the
         coverage key of the policy (ties.py names them after the scoring or tiebreak stating them)."""
         keys, block = [], ("take_lowest", None)
         for policy in chain:
             hit = f"tiebreak:{owner}.{ties.label(policy)}"
-            if isinstance(policy, ast.PolicyKey):
+            if isinstance(policy, ast.PolicyKey) and policy.seats is not None:
+                keys.append((policy.order, _seat_order(self.exprs.expr(policy.key, scope), var, policy.seats), hit))
+            elif isinstance(policy, ast.PolicyKey):
                 keys.append((policy.order, self.exprs.expr(policy.key, scope), hit))
             elif policy.name in scoring.BLOCK_POLICIES:
                 block = (policy.name, hit)
@@ -345,7 +347,7 @@ class _Compiler:
                 named = self.p.get(policy.name, "tiebreak")
                 if named is None or policy.name in seen:
                     raise CompileError(f"unknown tie-break policy '{policy.name}'", policy.span)
-                more_keys, inner = self._policies(named.chain, scope, named.name, seen | {policy.name})
+                more_keys, inner = self._policies(named.chain, scope, named.name, var, seen | {policy.name})
                 keys.extend(more_keys)
                 block = inner   # as before: the named chain's block policy (take_lowest if none)
         return keys, block
@@ -360,7 +362,7 @@ class _Compiler:
         pays = x.expr(decl.pays, scope) if decl.pays is not None else (lambda c, e: [1])
         places = x.expr(decl.places, scope) if decl.places is not None else (lambda c, e: None)
         needs = x.expr(decl.needs, scope) if decl.needs is not None else (lambda c, e: None)
-        keys, (block, block_hit) = self._policies(decl.ties, inner, decl.name)
+        keys, (block, block_hit) = self._policies(decl.ties, inner, decl.name, decl.var)
         var, target, name = decl.var, decl.into or "score", decl.name
 
         def run(c, env):
@@ -404,3 +406,13 @@ class _Compiler:
             return [("highest", lambda c, e: c.state.pvars[e["p"]]["score"])]
         scope = {decl.var: "player"}
         return [(k.order, self.exprs.expr(k.key, scope)) for k in decl.keys if k.order != "shared"]
+
+
+def _seat_order(seat, var: str, way: str):
+    """The key of `by nearest clockwise after SEAT`: how many seats after SEAT a player sits
+    (0 for the next one), SEAT itself last; counterclockwise counts the other way round."""
+    sign = 1 if way == "clockwise" else -1
+
+    def key(c, env):
+        return (sign * (env[var] - seat(c, env)) - 1) % c.n
+    return key

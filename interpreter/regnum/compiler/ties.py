@@ -16,6 +16,8 @@ def label(policy) -> str:
     """The policy as written: a block policy or tiebreak by name, a key policy as `by ORDER EXPR`."""
     if isinstance(policy, ast.PolicyName):
         return policy.name
+    if policy.seats is not None:
+        return f"by nearest {policy.seats} after {_text(policy.key.span) or 'seat'}"
     return f"by {policy.order} {_text(policy.key.span) or 'key'}"
 
 

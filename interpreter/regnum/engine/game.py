@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .. import rng
+from .. import rng, scoring
 from ..diagnostics import RulesetError
 from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, json_value
 from ..moves import IllegalMove, Move
@@ -123,7 +123,7 @@ class Game:
         best_key = None
         for p in range(self.players):
             with guarded(self.model.winner_span, "while deciding the winner"):
-                key = tuple(fn(ctx, {var: p}) * (1 if order == "highest" else -1)
+                key = tuple(scoring.best_first(fn(ctx, {var: p}), order)
                             for order, fn in self.model.winner_keys)
             if best_key is None or key > best_key:
                 best, best_key = [p], key
