@@ -268,6 +268,7 @@ class ScoreStmt:
     name: str
     name_span: Span
     args: tuple
+    result: Optional[str] = None   # `as R`: a local holding the ranking, best first
 
 
 @node

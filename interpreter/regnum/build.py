@@ -353,7 +353,8 @@ class _Builder:
         return ast.RunStmt(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
 
     def score_stmt(self, meta, c):
-        return ast.ScoreStmt(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or ())
+        return ast.ScoreStmt(self.sp(meta), str(c[0]), self.tk(c[0]), c[1] or (),
+                             None if c[2] is None else str(c[2]))
 
     def announce_stmt(self, meta, c):
         return ast.AnnounceStmt(self.sp(meta), self._template(c[0]))

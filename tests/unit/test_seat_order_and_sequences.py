@@ -81,3 +81,39 @@ def test_a_key_that_is_a_list_of_texts_is_refused(tmp_path):
     [diagnostic] = [d for d in err.value.diagnostics if d.is_error]
     assert (diagnostic.code, diagnostic.message) == (
         "E211", "a winner key must be a number or a list of numbers, but this is a list of texts")
+
+
+RANKED = """
+game ranked "Ranked"
+players 3..3
+var held per player: int = [4, 4, 2][player]
+var chips per player: int = 0
+var seen: list of int = []
+flow:
+    score area() as result
+    set seen = [e.player * 100 + e.place * 10 + e.points for e in result]
+    add 1 to chips(first(e.player for e in result where e.place == 1))
+    run award()
+    ask 0 to wait
+rule award():
+    score area() as again
+    add 1 to chips(last(again).player)
+action wait():
+    pass
+scoring area():
+    majority held(p) for p in players
+    pays [10, 6, 3]
+    needs 1
+    ties take_highest
+"""
+
+
+def test_score_as_binds_the_ranking_best_first_on_both_paths(tmp_path):
+    rules = load(tmp_path, RANKED)
+    game = rules.new_game(players=3, seed=0)
+    # (player, place, points): P0 and P1 tied first with 10 each, P2 third with 3.
+    assert game.state.vars["seen"] == [0 * 100 + 10 + 10, 1 * 100 + 10 + 10, 2 * 100 + 30 + 3]
+    # The flow (interpreted) gives the chip to the first of the ranking, the rule (compiled
+    # to Python) to the last.
+    assert [game.state.pvars[p]["chips"] for p in range(3)] == [1, 0, 1]
+    assert "rule:award" in rules.model.natives

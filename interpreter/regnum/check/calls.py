@@ -312,4 +312,4 @@ class CallChecker:
             return element
         if func in ("argmax", "argmin"):
             return T.list_of(item)
-        return item  # first, last
+        return element  # first, last: the first (last) value of the element

@@ -14,6 +14,9 @@ from .symbols import KIND_USES, KIND_WORDS, token_span
 
 ASSIGNABLE = "only variables, per-player variables VAR(p), locals and piece fields X.FIELD can be set"
 
+# The entries of a ranking bound by `score … as R`, as Ctx.ranking() builds them.
+RANKING_FIELDS = ("player", "place", "points")
+
 
 class StmtChecker:
     def __init__(self, exprs: ExprChecker, report: Report):
@@ -293,6 +296,8 @@ class StmtChecker:
         n = len(decl.params)
         if self.x.arity(f"scoring '{s.name}'", n, n, len(s.args), s.name_span):
             self.x.check_args(f"scoring:{s.name}", decl.params, s.args, args, f"scoring '{s.name}'")
+        if s.result is not None:
+            scope.define(s.result, T.list_of(T.map_of(RANKING_FIELDS, T.INT)))
 
     def _AnnounceStmt(self, s, scope):
         for part in s.text.parts:

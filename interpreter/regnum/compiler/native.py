@@ -253,6 +253,8 @@ class NativeCompiler:
     def _ScoreStmt(self, src, d, s, binds):
         args = ", ".join(self._e(a, binds) for a in s.args)
         src.add(d, f"c.score({s.name!r}, ({args}{',' if s.args else ''}))", s.span)
+        if s.result is not None:
+            src.add(d, f"{self._local(binds, s.result, None)} = c.ranking()", s.span)
 
     def _AnnounceStmt(self, src, d, s, binds):
         pieces = []

@@ -227,11 +227,15 @@ class StmtCompiler:
         return self.x.expr(node, scope)
 
     def _ScoreStmt(self, code, s, scope):
-        name = s.name
+        name, result = s.name, s.result
         args = [self.x.expr(a, scope) for a in s.args]
+        if result is not None:
+            scope[result] = None
 
         def score(c, f):
             c.score(name, tuple(a(c, f[2]) for a in args))
+            if result is not None:
+                f[2][result] = c.ranking()
             f[1] += 1
         self._emit(code, score, s.span)
 

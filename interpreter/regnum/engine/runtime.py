@@ -197,6 +197,11 @@ class Ctx:
             paid = ", ".join(f"P{p} +{pts}" for p, _, pts in self.last_ranking if pts)
             self.events.append(f"  {name} pays {paid or 'nothing'}")
 
+    def ranking(self) -> list:
+        """The last scoring's ranking as `score … as R` binds it: the ranked players, best first,
+        each with the place they took and the points they were paid."""
+        return [{"player": p, "place": place, "points": points} for p, place, points in self.last_ranking]
+
     def defer(self) -> None:
         """Slip the frames of triggers fired `after the move` under the move's action frame, first
         fired nearest the top: they run once the action and every choice it asks for are over."""
