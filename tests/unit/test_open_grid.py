@@ -318,3 +318,13 @@ def test_open_grid_is_checked_like_other_grids(tmp_path):
     assert "E120" in codes(HEAD + """
 def up(c) = step(floor, c, "up")
 """)
+
+
+def test_building_a_position_brings_cells_into_use_as_play_does(rules):
+    from regnum import testing
+    game = rules.new_game(2, seed=1)
+    testing.place(game, "supply#1", "spot#(4,-4)", 2)
+    testing.set_table(game, "height", "(0,9)", 5)
+    assert game.state.grids["floor"]["cells"] == ["(4,-4)", "(0,9)"]
+    assert game.evaluate("[count(spot(c)) * 10 + height(c) for c in floor]") == [20, 5]
+    assert rules.game_from_json(game.to_json(), check_moves=False).to_json() == game.to_json()
