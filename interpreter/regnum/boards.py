@@ -24,6 +24,8 @@ _ROW_DIRECTIONS = ("east", "west", "north_east", "north_west", "south_east", "so
 _COLUMN_DIRECTIONS = ("north", "south", "north_east", "north_west", "south_east", "south_west")
 HEX_LAYOUTS = ("odd_r", "even_r", "odd_q", "even_q")
 PYRAMID_DIRECTIONS = ("left", "right", "down_left", "down_right", "up_left", "up_right")
+# The open grid's: the eight compass directions, clockwise from north; rows grow southward.
+OPEN_DIRECTIONS = ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,6 @@ TOPOLOGIES: dict[str, tuple[Setting, ...]] = {
     "open_grid": (Setting("diagonals", False, "whether cells touching at a corner are neighbours "
                           "(default true: eight neighbours; false: four)"),),
 }
-RUNNABLE = ("graph", "hex_grid", "pyramid")
 COORDINATE_TOPOLOGIES = ("hex_grid", "pyramid", "open_grid")
 
 
@@ -70,6 +71,11 @@ class Board:
     def has_coordinates(self) -> bool:
         return self.topology in COORDINATE_TOPOLOGIES
 
+    @property
+    def is_open(self) -> bool:
+        """An open grid: no fixed cells; the cells in use live in the state (opengrid.py)."""
+        return self.topology == "open_grid"
+
 
 class BoardError(ValueError):
     """A board whose settings cannot generate it; the compiler reports it at the setting."""
@@ -81,7 +87,8 @@ class BoardError(ValueError):
 
 # ── cells as text ─────────────────────────────────────────────────────────────
 
-_CELL = re.compile(r"^\((-?\d+),(-?\d+)\)$")
+# Only the canonical text of a cell: no leading zeros, no "-0", no spaces.
+_CELL = re.compile(r"^\((0|-?[1-9]\d*),(0|-?[1-9]\d*)\)$")
 _parsed: dict = {}
 
 
@@ -187,7 +194,16 @@ def _generated(name, topology, positions, directions, offsets_at, settings, span
                  frozenset(edge))
 
 
-GENERATORS = {"hex_grid": hex_grid, "pyramid": pyramid}
+def open_grid(name: str, settings: dict, span: Span) -> Board:
+    """A square grid without bounds: no cells are listed, every query is computed from the
+    coordinates (opengrid.py), and the cells in use are kept in the state."""
+    diagonals = settings.get("diagonals", True)
+    if type(diagonals) is not bool:
+        raise BoardError(f"'diagonals' must be true or false, not {diagonals!r}", "diagonals")
+    return Board(name, "open_grid", [], {}, settings, span, OPEN_DIRECTIONS)
+
+
+GENERATORS = {"hex_grid": hex_grid, "pyramid": pyramid, "open_grid": open_grid}
 
 
 # ── queries, written once for every topology ────────────────────────────────

@@ -35,6 +35,8 @@ class Limits:
     """Legal moves one action may offer one player at once."""
     number: int = 2 ** 62
     """The magnitude a number may reach (numbers stay inside 64 bits)."""
+    grid_reach: int = 1_000_000
+    """How far an open grid reaches: a cell's row and column lie within ±this."""
 
     # ── reading rulesets ──
     ruleset_bytes: int = 4_000_000
@@ -111,6 +113,15 @@ def _docs() -> dict[str, str]:
             out[last] = " ".join(str(node.value.value).split())
             last = None
     return out
+
+
+class Overflow(Exception):
+    """A limit was reached while a game ran; the runtime adds where (a located E901), and the
+    hint (Limits.hint) says how to raise the limit."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
 
 
 DEFAULT = Limits()

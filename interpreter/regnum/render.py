@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
+from .boards import cell_name, coordinates
 from .compiler.text import format_value
 from .engine.observe import _visible, _visible_vars, shown as _shown
 from .engine.runtime import guarded
@@ -19,6 +20,7 @@ from .terminal import safe
 
 PLAYER_COLOURS = ("red1", "dodger_blue1", "green1", "yellow1", "magenta1", "cyan1", "orange1", "white")
 _NONE = "—"
+_OPEN_AREA = 2500   # an open grid's drawn box at most 50 × 50 cells; larger, its cells are listed
 
 
 def player_style(seat) -> str:
@@ -143,6 +145,8 @@ class Renderer:
                 out.append(self.hex_map(board, families))
             elif board.topology == "pyramid":
                 out.append(self.pyramid(board, families))
+            elif board.is_open:
+                out.append(self.open_map(board, families))
             elif families:
                 out.append(self.node_list(board, families))
         return out
@@ -150,16 +154,17 @@ class Renderer:
     def _on(self, families, cell) -> list:
         ids = []
         for fam in families:
-            key = fam.keys.get(cell)
+            key = fam.keys[cell] if fam.open else fam.keys.get(cell)
             if key is not None and _visible(fam, cell, self.viewer):
                 ids.extend(self.state.zones.get(key, ()))
         return ids
 
-    def node_list(self, board, families) -> Text:
+    def node_list(self, board, families, cells=None) -> Text:
         out = Text(words(board.name), style="bold")
-        names = {cell: self.cell_name(board.name, cell) for cell in board.cells}
+        cells = board.cells if cells is None else cells
+        names = {cell: self.cell_name(board.name, cell) for cell in cells}
         width = max((len(n) for n in names.values()), default=0)
-        for cell in board.cells:
+        for cell in cells:
             ids = self._on(families, cell)
             out.append("\n  " + names[cell].ljust(width) + "  ")
             out.append_text(self.pieces(ids) if ids else Text(_NONE, style="dim"))
@@ -203,6 +208,32 @@ class Renderer:
                 cell = by_place.get((r, c))
                 out.append_text(self._glyph(board, families, cell, 3) if cell is not None else Text("   "))
             out.append(("" if indent else " ") + f"  {r}\n", style="dim")
+        return out
+
+    def open_map(self, board, families) -> Text:
+        """The bounding box of the cells in use and one cell around, rows and columns labelled;
+        a box too large to draw is listed cell by cell instead."""
+        cells = self.state.grids[board.name]["cells"]
+        out = Text(words(board.name), style="bold")
+        if not cells:
+            out.append("  (an open grid: no cell in use yet)", style="dim")
+            return out
+        places = [coordinates(cell) for cell in cells]
+        top, bottom = min(r for r, _ in places) - 1, max(r for r, _ in places) + 1
+        left, right = min(c for _, c in places) - 1, max(c for _, c in places) + 1
+        if (bottom - top + 1) * (right - left + 1) > _OPEN_AREA:
+            return self.node_list(board, families, cells)
+        width = max(3, len(str(left)), len(str(right)))
+        label = max(len(str(top)), len(str(bottom)))
+        out.append(f"  (rows {top}…{bottom}, columns {left}…{right}: the cells in use and one around; "
+                   "a cell is (row,col); digits are players' seats)\n", style="dim")
+        out.append(" " * (label + 2) + "".join(f"{c:^{width}}" for c in range(left, right + 1)) + "\n",
+                   style="dim")
+        for r in range(top, bottom + 1):
+            out.append(f"{r:>{label}}  ", style="dim")
+            for c in range(left, right + 1):
+                out.append_text(self._glyph(board, families, cell_name(r, c), width))
+            out.append(f"  {r}\n", style="dim")
         return out
 
     def pyramid(self, board, families) -> Text:

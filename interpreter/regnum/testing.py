@@ -76,6 +76,17 @@ def assert_invariants(game) -> None:
 
 # ── building positions ──────────────────────────────────────────────────────
 
+def _into_use(game, family: str, cell) -> None:
+    """An open grid's cell named by a position being built comes into use, as it would in
+    play (every zone and variable per the grid gets its entry there)."""
+    from .boards import coordinates
+    fam = game.model.zones.get(family)
+    table = game.model.tables.get(family)
+    board = fam.index if fam is not None and fam.open else table.index if table is not None and table.open else None
+    if board is not None and coordinates(cell) is not None and cell not in game.state.grids[board]["cells"]:
+        game._ctx(game.state).use_cell(board, cell)
+
+
 def _zone(game, key: str) -> list[int]:
     zones = game.state.zones
     if key not in zones:
@@ -111,6 +122,8 @@ def place(game, zone_from: str, zone_to: str, n: int | None = 1,
     moved, or all of them with ``n=None``. Raises ValueError when fewer than ``n`` match.
     No trigger fires: this builds a position, it is not a game effect.
     """
+    family, _, index = zone_to.partition("#")
+    _into_use(game, family, index)     # an open grid's cell: into use, as a piece entering does
     _zone(game, zone_to)
     ids = _matching(game, zone_from, n, where)
     state = game.state
@@ -168,6 +181,8 @@ def set_table(game, name: str, index, value) -> None:
     """Set variable ``name`` — one declared ``per BOARD`` or ``per ENUM`` — at ``index`` (a cell
     such as ``"(7,8)"``, a node or an enum member) to ``value``."""
     tables = game.state.tables
+    if name in tables:
+        _into_use(game, name, index)
     if name not in tables:
         raise KeyError(f"no variable {name!r} per cell or member; there are {', '.join(sorted(tables)) or 'none'}")
     if index not in tables[name]:

@@ -25,6 +25,8 @@ def _directions_of(board) -> list | None:
     """The directions of a board, when its settings say them plainly (None: not known here)."""
     if board.topology == "pyramid":
         return list(boards.PYRAMID_DIRECTIONS)
+    if board.topology == "open_grid":
+        return list(boards.OPEN_DIRECTIONS)
     if board.topology != "hex_grid":
         return None
     layout = next((v for n, _, v in board.settings if n == "layout"), None)

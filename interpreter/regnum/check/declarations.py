@@ -11,7 +11,6 @@ from ..program import Program
 from ..source import SourceRegistry, Span
 from .symbols import KIND_WORDS, token_span
 
-RUNNABLE_TOPOLOGIES = boards.RUNNABLE
 
 
 def _file_start(program: Program) -> Span:
@@ -96,11 +95,6 @@ def _singletons(program: Program) -> list[Diagnostic]:
 
 def _board(program: Program, board) -> list[Diagnostic]:
     out = []
-    if board.topology not in RUNNABLE_TOPOLOGIES:
-        out.append(Diagnostic("E306", "error", f"topology {board.topology} is designed but its runtime is not "
-                              "available yet", token_span(board.span, board.topology),
-                              f"available: {', '.join(RUNNABLE_TOPOLOGIES)}"))
-        return out
     if board.topology != "graph":
         return out + _generated(board)
     nodes = {n for n, _ in board.nodes}

@@ -137,6 +137,7 @@ class _Compiler:
         rules.append(("end", "flow", flow.span))
         players = p.players
         winner = p.singletons.get("winner")
+        tables = self._tables()
         return Model(
             name=p.name, title=p.title, path=p.path, hash=p.text_hash, variant=p.variant,
             min_players=players.minimum, max_players=players.maximum,
@@ -149,7 +150,7 @@ class _Compiler:
             rules=rules, natives=self.natives,
             secret_vars={d.name: d.visibility for d in p.of_kind("var") if d.visibility != "public"}, native_spans=stmts.native.spans,
             natives_fire=natives_fire, trigger_of=trigger_of, leave_triggers=leave_triggers,
-            tables=self._tables(), options=self._options(), views=self._views(), expressions=self.exprs,
+            tables=tables, grids=self._grids(tables), options=self._options(), views=self._views(), expressions=self.exprs,
             move_bound=self._move_bound(),
         )
 
@@ -172,6 +173,9 @@ class _Compiler:
             keys = {"": decl.name}
         elif decl.index == "player":
             keys = {i: f"{decl.name}#{i}" for i in range(self.p.players.maximum)}
+        elif decl.index in self.boards and self.boards[decl.index].is_open:
+            self.zones[decl.name] = ZoneFamily(decl.name, decl.index, decl.visibility, {}, decl.span, open=True)
+            return
         elif decl.index in self.boards:
             keys = {n: f"{decl.name}#{n}" for n in self.boards[decl.index].nodes}
         else:
@@ -263,8 +267,14 @@ class _Compiler:
 
     def _tables(self) -> dict:
         return {d.name: TableVar(d.name, d.index, self._index_values(d.index), self.exprs.expr(d.init, {}),
-                                 d.visibility, d.span)
+                                 d.visibility, d.span, open=d.index in self.boards and self.boards[d.index].is_open)
                 for d in self.p.of_kind("var") if d.per_index}
+
+    def _grids(self, tables: dict) -> dict:
+        """Each open grid's zone families and variables per cell (what a cell in use gets)."""
+        return {name: ([f.name for f in self.zones.values() if f.index == name],
+                       [t.name for t in tables.values() if t.index == name])
+                for name, board in self.boards.items() if board.is_open}
 
     def _options(self) -> dict:
         out = {}

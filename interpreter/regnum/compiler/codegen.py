@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import operator
 
-from .. import ast, boards
+from .. import ast, boards, opengrid
 from ..builtins import FUNCTIONS, EvalError
 from ..engine.state import ZoneRef
 from .text import format_value, text_of
@@ -23,7 +23,17 @@ from .text import format_value, text_of
 
 def _deref(c, v):
     """A local may hold a zone reference (a rule parameter); in a value it means the contents."""
-    return c.state.zones[v] if type(v) is ZoneRef else v
+    return c.state.zones.get(v, []) if type(v) is ZoneRef else v
+
+
+def _cell_value(c, name, cell):
+    """A variable per cell of an open grid: its value, or its start at a cell not in use."""
+    values = c.state.tables[name]
+    if cell in values:
+        return values[cell]
+    if boards.coordinates(cell) is None:
+        raise EvalError(f"{name}({cell!r}): {cell!r} is not a cell (row,col)")
+    return c.state.grids[c.model.tables[name].index]["start"][name]
 
 
 def _attr(c, v, name):
@@ -166,7 +176,7 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
@@ -336,6 +346,8 @@ class CodeGen:
                 return f"c.state.vars[{name!r}]"
             if decl.kind == "zone" and decl.index is None:
                 return f"c.state.zones[{x.zones[name].keys['']!r}]"
+            if decl.kind == "board" and x.boards[name].is_open:   # the cells in use, as they are now
+                return f"list(c.state.grids[{name!r}]['cells'])"
             if decl.kind == "board":
                 return self.bind(list(x.boards[name].nodes))
             if decl.kind == "enum":
@@ -411,6 +423,8 @@ class CodeGen:
         args = [self.src(a, scope, binds) for a in node.args]
         if name not in scope and name not in binds:
             fam = x.zones.get(name)
+            if fam is not None and fam.open:   # a cell not in use has an empty zone
+                return f"c.state.zones.get({self.bind(fam.keys, 'z')}[{args[0]}], [])"
             if fam is not None:
                 keys = self.bind(fam.keys, "z")
                 return f"c.state.zones[{keys}[{args[0]}]]"
@@ -418,6 +432,8 @@ class CodeGen:
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"c.state.pvars[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "var" and decl.per_index:
+                if decl.index in x.boards and x.boards[decl.index].is_open:
+                    return f"_cell_value(c, {name!r}, {args[0]})"
                 return f"c.state.tables[{name!r}][{args[0]}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
@@ -481,6 +497,9 @@ class CodeGen:
             from .expressions import CompileError
             raise CompileError(f"{node.func}() needs a board name as its first argument", node.span)
         record = self.x.boards[board.name]
+        if record.is_open:   # computed from the coordinates, within the reach (opengrid.py)
+            function = self.bind(opengrid.FUNCTIONS[node.func], "og")
+            return f"{function}({self.bind(record, 'board')}, c{''.join(', ' + a for a in args[1:])})"
         if node.func in ("neighbours", "adjacent"):  # the hottest two, inlined
             adjacency = self.bind(record.adjacency, "adj")
             if node.func == "neighbours":

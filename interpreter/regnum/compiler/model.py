@@ -43,6 +43,32 @@ class ZoneKeys(dict):
         raise EvalError(f"{self.family}({index!r}) is not a zone")
 
 
+class OpenKeys(ZoneKeys):
+    """Cell -> zone key of a zone family per open grid: any cell has one, whether in use or
+    not (the state holds the zones of the cells in use only)."""
+
+    __slots__ = ()
+
+    def __missing__(self, index):
+        from ..boards import coordinates
+        if coordinates(index) is None:
+            from ..builtins import EvalError
+            raise EvalError(f"{self.family}({index!r}) is not a zone: {index!r} is not a cell (row,col)")
+        return f"{self.family}#{index}"
+
+
+class OpenIndex(dict):
+    """Zone key -> cell of a zone family per open grid (the text after '#')."""
+
+    __slots__ = ()
+
+    def __missing__(self, key):
+        return key.partition("#")[2]
+
+    def get(self, key, default=None):
+        return key.partition("#")[2]
+
+
 @dataclass
 class ZoneFamily:
     name: str
@@ -51,10 +77,20 @@ class ZoneFamily:
     keys: dict                 # index value -> zone key ("" for a single zone)
     span: Span
     index_of: dict = field(default_factory=dict)   # zone key -> index value
+    open: bool = False         # per an open grid: `keys` computes the key of any cell
 
     def __post_init__(self):
+        if self.open:
+            self.keys, self.index_of = OpenKeys(self.name, ()), OpenIndex()
+            return
         self.keys = ZoneKeys(self.name, self.keys)
         self.index_of = {key: index for index, key in self.keys.items()}
+
+    def items(self, state) -> list:
+        """(index, zone key) of each zone: of an open grid, those of the cells in use."""
+        if self.open:
+            return [(cell, f"{self.name}#{cell}") for cell in state.grids[self.index]["cells"]]
+        return list(self.keys.items())
 
 
 @dataclass
@@ -138,10 +174,11 @@ class TableVar:
 
     name: str
     index: str                 # the board or enum
-    keys: list                 # every index value
+    keys: list                 # every index value (none for an open grid: the cells in use)
     init: Callable             # (ctx, env) -> the starting value (the same for every index)
     visibility: str
     span: Span
+    open: bool = False         # per an open grid: values of the cells in use only (State.grids)
 
 
 @dataclass
@@ -207,3 +244,5 @@ class Model:
     views: dict = field(default_factory=dict)           # board -> View
     expressions: object = None                          # the ExprCompiler (Game.evaluate compiles with it)
     move_bound: int | None = None                       # `ends within N moves`: every game ends by then
+    # open grid -> ([zone families per it], [variables per it]): what a cell coming into use gets
+    grids: dict = field(default_factory=dict)

@@ -38,6 +38,8 @@ def type_check(ref: ast.TypeRef, program, boards: dict):
     name, optional = ref.name, ref.optional
     if name in _SCALARS:
         fits, what = _SCALARS[name]
+    elif name in boards and boards[name].is_open:   # any cell; the game's reach bounds its use
+        fits, what = (lambda v, players: _cell(v)), f"a cell (row,col) of open grid '{name}'"
     elif name in boards:
         fits, what = _member_of(set(boards[name].cells)), f"a cell of board '{name}'"
     else:
@@ -51,3 +53,8 @@ def type_check(ref: ast.TypeRef, program, boards: dict):
             return None
         return None if fits(value, players) else f"{what} is expected, not {value!r}"
     return check
+
+
+def _cell(value) -> bool:
+    from ..boards import coordinates
+    return type(value) is str and coordinates(value) is not None

@@ -69,9 +69,12 @@ class Game:
             state.vars[name] = init(ctx, {})
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
                        for p in range(players)]
+        state.grids = {board: {"cells": [], "start": {}} for board in model.grids}
         for table in model.tables.values():
             start = table.init(ctx, {})
             state.tables[table.name] = Table(table.name, dict.fromkeys(table.keys, start))
+            if table.open:   # an open grid's cells get it as they come into use
+                state.grids[table.index]["start"][table.name] = start
         for fam in model.zones.values():
             for index, key in fam.keys.items():
                 if fam.index == "player" and index >= players:
@@ -82,7 +85,8 @@ class Game:
         game.peak_steps = ctx.steps
         # The pieces the setup created are counted in ctx.added; the variables' first values
         # were never stored through Ctx.fit, so they are measured once here.
-        ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + size_of(state.tables)
+        ctx.size_bound = (size_of(state.vars) + size_of(state.pvars) + size_of(state.tables)
+                          + size_of(state.grids))
         check_size(ctx, model.codes["setup"].span)
         game._size_bound = ctx.size_bound + ctx.added
         state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}

@@ -44,7 +44,7 @@ def observation(game, viewer: int | None) -> dict:
     state = game.state
     zones = {}
     for fam in game.model.zones.values():
-        for index, key in fam.keys.items():
+        for index, key in fam.items(state):
             if key not in state.zones:
                 continue
             ids = state.zones[key]

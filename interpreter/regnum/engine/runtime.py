@@ -14,19 +14,15 @@ from ..builtins import EvalError
 from ..compiler.native import locate
 from ..compiler.statements import ASK, END, SPAWN
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
-from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits, Overflow
+from ..boards import coordinates
+from ..opengrid import reached
 from .state import State, size_of, state_size
 
 
 
 
-class _Overflow(Exception):
-    """A size or depth limit was reached; run_stack adds where, and the limit's name says
-    how to raise it."""
-
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.hint = hint
+_Overflow = Overflow   # a size or depth limit was reached; run_stack adds where
 
 
 class RuntimeFault(RulesetError):
@@ -95,6 +91,8 @@ class Ctx:
         old = state.where[piece]
         if old == key:
             return
+        if key not in state.zones:
+            self.open_zone(key)
         zone = state.writable(old)
         zone.remove(piece)
         state.writable(key).append(piece)
@@ -116,6 +114,8 @@ class Ctx:
         for name, _, default in kind.fields:
             record[name] = self.fit(values[name]) if name in values else default
         self.added += kind.size + len(label)   # given values were counted by fit
+        if key not in state.zones:
+            self.open_zone(key)
         piece = len(state.pieces)
         state.pieces.append(record)
         state.where.append(key)
@@ -135,7 +135,7 @@ class Ctx:
     def move_top(self, n: int, source: str, dest: str) -> None:
         if type(n) is not int or n < 0:
             raise EvalError(f"move: the number of pieces must be 0 or more, not {n!r}")
-        have = self.state.zones[source]
+        have = self.state.zones.get(source, ())
         if n > len(have):
             raise EvalError(f"move {n} from a zone holding {len(have)}")
         for _ in range(n):
@@ -159,8 +159,39 @@ class Ctx:
         record[field] = self.fit(record[field] + value if add else value)
         self.state.pieces[piece] = record
 
+    # ── open grids: a cell comes into use when it is first written ──
+    def open_zone(self, key: str) -> None:
+        """A piece is about to enter a zone the state has not got: a zone of an open grid's
+        cell not in use yet (any other key is a zone of a family of this ruleset)."""
+        family, _, cell = key.partition("#")
+        fam = self.model.zones.get(family)
+        if fam is None or not fam.open:
+            raise EvalError(f"{family}({cell}) is not a zone of this game")
+        self.use_cell(fam.index, cell)
+
+    def use_cell(self, board: str, cell: str) -> None:
+        """An open grid's cell comes into use: noted in the grid's list, and every zone and
+        variable per that grid gets its entry (empty, the variable's start)."""
+        state = self.state
+        row, col = coordinates(cell)
+        reached(self.model.boards[board], self, row, col)
+        state.use_cell(board, cell)
+        families, tables = self.model.grids[board]
+        for family in families:
+            key = f"{family}#{cell}"
+            state.zones[key] = []
+            state._owned.add(key)
+        start = state.grids[board]["start"]
+        for name in tables:
+            state.writable_table(name)[cell] = start[name]
+        self.added += (1 + len(cell)) * (1 + 2 * len(families) + 2 * len(tables))
+
     def set_table(self, name: str, index, value, add: bool) -> None:
         table = self.state.tables.get(name)
+        if table is not None and index not in table and self.model.tables[name].open \
+                and coordinates(index) is not None:
+            self.use_cell(self.model.tables[name].index, index)
+            table = self.state.tables[name]
         if table is None or index not in table:
             raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members")
         table = self.state.writable_table(name)
@@ -284,6 +315,8 @@ class Ctx:
                         "ends or asks a player?", self.limits.hint("steps"))
 
     def shuffle_zone(self, key: str) -> None:
+        if key not in self.state.zones:   # an open grid's cell not in use: nothing to shuffle
+            return
         zone = self.state.writable(key)
         self.state.rng = rng.shuffle(self.state.rng, zone)
 

@@ -54,6 +54,14 @@ class SavedPiece(BaseModel):
     label: StrictStr
 
 
+class SavedGrid(_Strict):
+    """An open grid's cells in use, in the order they came into use, and the starting value
+    of each variable per its cells."""
+
+    cells: list[StrictStr]
+    start: dict[StrictStr, Any]
+
+
 class SavedState(_Strict):
     vars: dict[StrictStr, Any]
     player_vars: list[dict[StrictStr, Any]]
@@ -65,6 +73,7 @@ class SavedState(_Strict):
     revealed: list[StrictInt]
     moves: StrictInt = Field(ge=0)
     once: list[StrictStr] = Field(default_factory=list)   # the `once` triggers that have fired
+    grids: dict[StrictStr, SavedGrid] = Field(default_factory=dict)   # open grids: the cells in use
 
 
 class SavedGame(_Strict):
@@ -124,7 +133,9 @@ class _Types:
         self.fields = {decl.name: {f.name: f.type for f in decl.fields}
                        for decl in program.of_kind("piece")}
         self.enums = {decl.name: {m for m, _ in decl.members} for decl in program.of_kind("enum")}
-        self.cells = {name: set(board.cells) for name, board in model.boards.items()}
+        self.cells = {name: set(board.cells) for name, board in model.boards.items() if not board.is_open}
+        self.open = {name for name, board in model.boards.items() if board.is_open}
+        self.reach = ruleset.limits.grid_reach
 
     def check(self, ref, value, path: str, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
@@ -162,12 +173,23 @@ class _Types:
         elif name in self.cells:
             if kind is not str or value not in self.cells[name]:
                 _fail(path, f"a cell of board '{name}' is expected, not {_short(value)}")
+        elif name in self.open:
+            if not self.is_cell(value):
+                _fail(path, f"a cell (row,col) of open grid '{name}' within ±{self.reach} is expected, "
+                      f"not {_short(value)}")
         elif name in self.enums:
             if kind is not str or value not in self.enums[name]:
                 _fail(path, f"one of {', '.join(sorted(self.enums[name]))} is expected, "
                       f"not {_short(value)}")
         else:  # a type the checker let through: only JSON values
             _json(value, path)
+
+
+    def is_cell(self, value) -> bool:
+        """A cell of an open grid: its canonical text `(row,col)`, within the reach."""
+        from ..boards import coordinates
+        found = coordinates(value) if type(value) is str else None
+        return found is not None and abs(found[0]) <= self.reach and abs(found[1]) <= self.reach
 
 
 class _IntRef:
@@ -223,10 +245,12 @@ def check(ruleset, saved: SavedGame) -> None:
         _names(f"state.player_vars[{p}]", row, types.pvars)
         for name, value in row.items():
             types.check(types.pvars[name], value, f"state.player_vars[{p}].{name}", pieces, players)
+    in_use = _grids(model, types, state, pieces, players)
     _names("state.tables", state.tables, types.tables)
     for name, values in state.tables.items():
         table = model.tables[name]
-        _names(f"state.tables.{name}", values, {str(k): None for k in table.keys}, "index")
+        indexes = in_use[table.index] if table.open else {str(k): None for k in table.keys}
+        _names(f"state.tables.{name}", values, indexes, "index")
         for index, value in values.items():
             types.check(types.tables[name], value, f"state.tables.{name}.{index}", pieces, players)
 
@@ -245,6 +269,7 @@ def check(ruleset, saved: SavedGame) -> None:
 
     known = {key for fam in model.zones.values() for i, key in fam.keys.items()
              if not (fam.index == "player" and i >= players)}
+    known.update(f"{fam.name}#{cell}" for fam in model.zones.values() if fam.open for cell in in_use[fam.index])
     _names("state.zones", state.zones, dict.fromkeys(known), "zone")
     seen: set = set()
     for key, ids in state.zones.items():
@@ -281,6 +306,28 @@ def check(ruleset, saved: SavedGame) -> None:
             _json(local, f"{where}[{k}][2]")
             if "$asked" in local or "$actions" in local:
                 _check_ask(f"{where}[{k}][2]", local, k == len(stack) - 1, players, model)
+
+
+def _grids(model, types: _Types, state, pieces: list, players: int) -> dict:
+    """The open grids: each one's cells in use (distinct cells within the reach) and the start
+    of each variable per its cells. Returns board -> {cell: None}, the cells in use."""
+    _names("state.grids", state.grids, model.grids, "open grid")
+    out = {}
+    for board, grid in state.grids.items():
+        path = f"state.grids.{board}"
+        cells: dict = {}
+        for i, cell in enumerate(grid.cells):
+            if not types.is_cell(cell):
+                _fail(f"{path}.cells[{i}]", f"a cell (row,col) within ±{types.reach} is expected, "
+                      f"not {_short(cell)}")
+            if cell in cells:
+                _fail(f"{path}.cells[{i}]", f"{cell} is listed twice")
+            cells[cell] = None
+        _names(f"{path}.start", grid.start, dict.fromkeys(model.grids[board][1]))
+        for name, value in grid.start.items():
+            types.check(types.tables[name], value, f"{path}.start.{name}", pieces, players)
+        out[board] = cells
+    return out
 
 
 def _check_ask(path: str, local: dict, top: bool, players: int, model) -> None:

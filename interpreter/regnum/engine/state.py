@@ -32,7 +32,7 @@ class Table(dict):
 
 class State:
     __slots__ = ("vars", "pvars", "tables", "zones", "pieces", "where", "flow", "rng", "revealed",
-                 "moves", "once", "_owned", "_owned_tables")
+                 "moves", "once", "grids", "_owned", "_owned_tables", "_owned_grids")
 
     def __init__(self):
         self.vars: dict = {}
@@ -47,6 +47,10 @@ class State:
         self.revealed: dict[int, None] = {}   # pieces shown to everyone, in the order shown
         self.moves: int = 0
         self.once: tuple[str, ...] = ()   # the `once` triggers that have fired (never changed in place)
+        # Open grids: board -> {"cells": the cells in use, in the order they came into use,
+        # "start": {variable per cell: its starting value}} (the start never changes).
+        self.grids: dict[str, dict] = {}
+        self._owned_grids: set[str] = set()
         self._owned: set[str] = set()
 
     # ── copying ──
@@ -66,6 +70,10 @@ class State:
         s.revealed = dict(self.revealed)
         s.moves = self.moves
         s.once = self.once
+        s.grids = dict(self.grids)
+        s._owned_grids = set()
+        if self._owned_grids:
+            self._owned_grids = set()
         s._owned = set()
         self._owned = set()  # both now share every list: neither may write in place
         return s
@@ -84,6 +92,14 @@ class State:
             self._owned_tables.add(name)
         return self.tables[name]
 
+    def use_cell(self, board: str, cell: str) -> None:
+        """Note that an open grid's cell came into use (the caller checked it was not)."""
+        if board not in self._owned_grids:
+            record = self.grids[board]
+            self.grids[board] = {"cells": record["cells"][:], "start": record["start"]}
+            self._owned_grids.add(board)
+        self.grids[board]["cells"].append(cell)
+
     # ── JSON ──
     def to_dict(self) -> dict:
         return {
@@ -97,6 +113,7 @@ class State:
             "revealed": list(self.revealed),
             "moves": self.moves,
             **({"once": list(self.once)} if self.once else {}),
+            **({"grids": _freeze(self.grids)} if self.grids else {}),
         }
 
     @classmethod
@@ -116,6 +133,8 @@ class State:
         s.revealed = dict.fromkeys(data["revealed"])
         s.moves = int(data["moves"])
         s.once = tuple(data.get("once", ()))
+        s.grids = {board: {"cells": list(g["cells"]), "start": {k: _thaw(v) for k, v in g["start"].items()}}
+                   for board, g in data.get("grids", {}).items()}
         return s
 
 
@@ -196,4 +215,4 @@ def state_size(state: State) -> int:
     """The size of everything a state holds (see size_of): what the `state_size` limit bounds,
     so that a saved game stays a sane size whatever a ruleset stores."""
     return (size_of(state.vars) + size_of(state.pvars) + size_of(state.tables) + size_of(state.zones)
-            + size_of(state.pieces) + size_of(state.flow))
+            + size_of(state.pieces) + size_of(state.flow) + size_of(state.grids))

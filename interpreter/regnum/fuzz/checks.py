@@ -277,7 +277,7 @@ def _hidden_pieces(game, seat) -> set[int]:
     model, state = game.model, game.state
     out: set[int] = set()
     for fam in model.zones.values():
-        for index, key in fam.keys.items():
+        for index, key in fam.items(state):
             if key not in state.zones:
                 continue
             if fam.visibility == "public" or (fam.visibility == "owner" and fam.index == "player"
