@@ -9,7 +9,6 @@ shrunk, in the parent, after all games are in.
 """
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 from ..log import Log, LogFailure, LogMove
 from .checks import KINDS
 from .playout import POLICIES, Settings, fuzz_game
-from .report import CoverageRow, FuzzFailure, FuzzReport, coverage, hit_key
+from .report import CoverageRow, FuzzFailure, FuzzReport, coverage
 from .shrink import replay_choices, same_failure, shrink
 
 __all__ = ["fuzz", "FuzzReport", "FuzzFailure", "CoverageRow", "KINDS", "POLICIES", "Settings",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 
-from ..agents import StuckGame
 from ..diagnostics import RulesetError
 from ..failures import InvariantBroken, assert_invariants, one_line
 from ..moves import IllegalMove, Move
