@@ -278,7 +278,11 @@ class NativeCompiler:
             src.add(d + 1, f"_h[{branch!r}] = _h.get({branch!r}, 0) + 1", cond.span)
             self._block(src, d + 1, body, binds)
         if s.otherwise:
+            first = s.otherwise[0].span
+            branch = f"branch:{self._current}@{first.line}"
+            self.branches.append((branch, first))
             src.add(d, "else:", s.span)
+            src.add(d + 1, f"_h[{branch!r}] = _h.get({branch!r}, 0) + 1", first)
             self._block(src, d + 1, s.otherwise, binds)
 
     def _tick(self, src, d, span):

@@ -306,6 +306,15 @@ class StmtCompiler:
             self._emit(code, self._jump(end), s.span)
             skip[0] = len(code.ops)
         if s.otherwise:
+            first = s.otherwise[0].span
+            branch = f"branch:{code.cover}@{first.line}"   # named by its first line, as if/elif by theirs
+            self.branches.append((branch, first))
+
+            def count(c, f, branch=branch):
+                hits = c.hits
+                hits[branch] = hits.get(branch, 0) + 1
+                f[1] += 1
+            self._emit(code, count, first)
             self._block(code, s.otherwise, dict(scope))
         for end in ends:
             end[0] = len(code.ops)
