@@ -288,6 +288,11 @@ class PassStmt:
 
 
 @node
+class NewTurnStmt:
+    span: Span
+
+
+@node
 class IfStmt:
     span: Span
     branches: tuple  # of (cond, body)
@@ -337,7 +342,7 @@ class SimultaneousStmt:
 
 Stmt = Union[LetStmt, SetStmt, AddStmt, MoveStmt, MoveCountStmt, CreateStmt,
              ShuffleStmt, RevealStmt, AskStmt, RunStmt, ScoreStmt, AnnounceStmt,
-             EndStmt, PassStmt, IfStmt, ForStmt, RepeatStmt, UntilStmt, WhileStmt,
+             EndStmt, PassStmt, NewTurnStmt, IfStmt, ForStmt, RepeatStmt, UntilStmt, WhileStmt,
              SimultaneousStmt]
 
 
@@ -435,6 +440,7 @@ class VarDecl:
     init: Expr
     visibility: str = "public"  # public | owner (per-player only: its seat sees it) | hidden
     index_span: Optional[Span] = None
+    each_turn: bool = False     # `, each turn`: back to its first value at every `new turn`
     kind = "var"
 
     @property

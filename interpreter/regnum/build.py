@@ -145,10 +145,11 @@ class _Builder:
         return (str(c[0]), self.tk(c[0]))
 
     def var_decl(self, meta, c):
-        name, index, type_, init, visibility = c
+        name, index, type_, init, visibility, each_turn = c
         index_name, index_span = (None, None) if index is None else index
         return ast.VarDecl(self.sp(meta), str(name), index_name, type_, init,
-                           str(visibility) if visibility is not None else "public", index_span)
+                           str(visibility) if visibility is not None else "public", index_span,
+                           each_turn is not None)
 
     def var_index(self, meta, c):
         return (str(c[0]), self.tk(c[0]))
@@ -364,6 +365,9 @@ class _Builder:
 
     def pass_stmt(self, meta, c):
         return ast.PassStmt(self.sp(meta))
+
+    def new_turn_stmt(self, meta, c):
+        return ast.NewTurnStmt(self.sp(meta))
 
     def if_stmt(self, meta, c):
         cond, body, *elifs, otherwise = c

@@ -39,6 +39,11 @@ def check_declarations(program: Program) -> list[Diagnostic]:
             out.append(Diagnostic("E119", "error", f"variable '{var.name}' has no owner: only a "
                                   "'per player' variable can be shown to its owner", token_span(var.span, var.name),
                                   "write 'var NAME per player: …, owner', or 'hidden'"))
+        if var.each_turn and var.index is not None and not var.per_player:
+            out.append(Diagnostic("E125", "error", f"variable '{var.name}' has a value per {var.index}: only "
+                                  "a variable of the game or of each player goes back to its first value "
+                                  "each turn", token_span(var.span, "each", before=None),
+                                  "keep what a turn did in a variable of the game or 'per player'"))
         if var.visibility == "top":
             out.append(Diagnostic("E124", "error", f"variable '{var.name}' has no top: only a zone, a pile of "
                                   "pieces, can show its top piece alone", token_span(var.span, "top", before=None),

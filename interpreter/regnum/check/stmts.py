@@ -310,6 +310,9 @@ class StmtChecker:
     def _PassStmt(self, s, scope):
         pass
 
+    def _NewTurnStmt(self, s, scope):
+        pass
+
     # ── control ──
     def _IfStmt(self, s, scope):
         for cond, body in s.branches:

@@ -232,6 +232,8 @@ class Model:
     winner_var: str
     winner_span: Span | None
     rules: list                 # [(kind, name, span)]: everything coverage counts
+    each_turn_globals: tuple = ()        # variables `, each turn`: reset by `new turn`
+    each_turn_player_vars: tuple = ()
     secret_vars: dict = field(default_factory=dict)    # var name -> "owner" | "hidden" (the rest is public)
     natives: dict = field(default_factory=dict)        # code name -> Python function (native.py)
     native_spans: dict = field(default_factory=dict)   # generated file -> {line: span}

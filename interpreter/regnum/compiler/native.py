@@ -269,6 +269,9 @@ class NativeCompiler:
     def _PassStmt(self, src, d, s, binds):
         src.add(d, "pass", s.span)
 
+    def _NewTurnStmt(self, src, d, s, binds):
+        src.add(d, "c.new_turn()", s.span)
+
     def _IfStmt(self, src, d, s, binds):
         for i, (cond, body) in enumerate(s.branches):
             keyword = "if" if i == 0 else "elif"

@@ -277,6 +277,12 @@ class StmtCompiler:
             f[1] += 1
         self._emit(code, nothing, s.span)
 
+    def _NewTurnStmt(self, code, s, scope):
+        def new_turn(c, f):
+            c.new_turn()
+            f[1] += 1
+        self._emit(code, new_turn, s.span)
+
     # ── control flow ──
     def _jump(self, target_box):
         def jump(c, f):

@@ -228,6 +228,16 @@ class Ctx:
             paid = ", ".join(f"P{p} +{pts}" for p, _, pts in self.last_ranking if pts)
             self.events.append(f"  {name} pays {paid or 'nothing'}")
 
+    def new_turn(self) -> None:
+        """`new turn`: every variable declared `, each turn` goes back to its first value."""
+        model, state = self.model, self.state
+        for name in model.each_turn_globals:
+            state.vars[name] = self.fit(model.globals[name](self, {}))
+        for name in model.each_turn_player_vars:
+            init = model.player_vars[name]
+            for p in range(self.n):
+                state.pvars[p][name] = self.fit(init(self, {"player": p}))
+
     def ranking(self) -> list:
         """The last scoring's ranking as `score … as R` binds it: the ranked players, best first,
         each with the place they took and the points they were paid."""
