@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -177,6 +178,8 @@ def _start_ray(ray, workers: int | None, address: str | None) -> bool:
     call started (and so must shut down) the connection."""
     if ray.is_initialized():
         return False
+    if address:
+        _reachable(address)
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     try:
         if address:
@@ -187,6 +190,27 @@ def _start_ray(ray, workers: int | None, address: str | None) -> bool:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise BackendUnavailable(f"could not start {where}: {_message(err)}") from None
     return True
+
+
+CONNECT_SECONDS = 5.0   # how long a cluster's address may take to answer before it is refused
+
+
+def _reachable(address: str) -> None:
+    """Refuse, within CONNECT_SECONDS, an address with nothing listening: Ray itself retries
+    for minutes, printing its own logs. `auto` (and `local`) are Ray's to resolve."""
+    if address in ("auto", "local"):
+        return
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendUnavailable(f"the Ray address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):
+            pass
+    except OSError as err:
+        raise BackendUnavailable(f"no Ray cluster answers at {address}: {err.strerror or err} "
+                                 f"(start one with `ray start --head`, or leave out --address "
+                                 f"for a local instance)") from None
 
 
 def _run_ray(setup, setup_args, work, items, workers, address, progress) -> list:

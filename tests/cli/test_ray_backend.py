@@ -114,3 +114,15 @@ def test_fuzz_on_ray_finds_what_the_local_backend_finds(no_ray_running, tmp_path
 def test_fuzz_address_without_the_ray_backend_is_a_usage_error():
     result = run("fuzz", RULESET, "--games", "2", "--address", "auto", code=2)
     assert "--backend ray" in result.stderr
+
+
+@pytest.mark.parametrize("address, message", [
+    ("127.0.0.1:9", "error: no Ray cluster answers at 127.0.0.1:9: Connection refused (start one with "
+                    "`ray start --head`, or leave out --address for a local instance)"),
+    ("nonsense", "error: the Ray address 'nonsense' is not HOST:PORT, ray://HOST:PORT or auto"),
+])
+def test_a_cluster_address_with_nothing_there_is_refused_at_once(ray_module, address, message):
+    # Ray itself would retry for minutes, printing its own logs; the answer is one line, exit 2.
+    for command in ("simulate", "fuzz"):
+        result = run(command, RULESET, "--games", "2", "--backend", "ray", "--address", address, code=2)
+        assert result.stderr.strip() == message
