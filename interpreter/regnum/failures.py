@@ -16,7 +16,7 @@ from .diagnostics import RulesetError
 from .log import Log, LogError, LogFailure, LogMove
 from .moves import IllegalMove, Move
 
-__all__ = ["InvariantBroken", "Reproduction", "assert_invariants", "failure_of", "failed_log",
+__all__ = ["InvariantBroken", "Reproduction", "assert_invariants", "failure_of", "failed_log", "log_of_failure",
            "one_line", "reproduce", "setup_failed_log"]
 
 
@@ -98,13 +98,18 @@ def failed_log(game, error: BaseException) -> Log:
     if failure is None:
         raise ValueError(f"{type(error).__name__} is not a failure of the game: "
                          "a fault (RulesetError), a broken invariant or a stuck game")
-    moves = [LogMove(player=m.player, action=m.action, args=m.args) for m in game._moves]
     failing = getattr(error, "move", None) if failure.kind == "fault" else None
+    return log_of_failure(game.model, game.players, game.seed, game.options, game._moves, failing, failure)
+
+
+def log_of_failure(model, players: int, seed: int, options: dict, played: list, failing, failure: LogFailure) -> Log:
+    """A failed game's log: the moves it played, then the failing move it never accepted (a
+    Move, or None), then the failure record; no result."""
+    moves = [LogMove(player=m.player, action=m.action, args=m.args) for m in played]
     if failing is not None:
         moves.append(LogMove(player=failing.player, action=failing.action, args=dict(failing.args)))
-    model = game.model
-    return Log(ruleset=model.name, ruleset_hash=model.hash, variant=model.variant, players=game.players,
-               seed=game.seed, options=game.options, moves=moves, result=None, failure=failure)
+    return Log(ruleset=model.name, ruleset_hash=model.hash, variant=model.variant, players=players,
+               seed=seed, options=options, moves=moves, result=None, failure=failure)
 
 
 def setup_failed_log(rules, players: int, seed: int, options: dict | None, error: BaseException) -> Log:
@@ -112,10 +117,8 @@ def setup_failed_log(rules, players: int, seed: int, options: dict | None, error
     runs the same setup again. ValueError for an error that is not the game's failure."""
     if not isinstance(error, RulesetError):
         raise ValueError(f"{type(error).__name__} is not a failure of the game's setup")
-    model = rules.model
     failure = LogFailure(kind="fault", check=_code(error), move=None, message=one_line(error))
-    return Log(ruleset=model.name, ruleset_hash=model.hash, variant=model.variant, players=players,
-               seed=seed, options=dict(options or {}), moves=[], result=None, failure=failure)
+    return log_of_failure(rules.model, players, seed, dict(options or {}), [], None, failure)
 
 
 @dataclass

@@ -75,12 +75,16 @@ class Ctx:
         return self.earlier
 
     # ── procedures ──
-    def push(self, code_name: str, env: dict) -> None:
+    def push(self, code_name: str, env: dict, at: int | None = None) -> None:
+        """A frame on the stack: on top, or at index `at` (under the frames above it)."""
         if len(self.stack) >= self.limits.call_depth:
             raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
                             "(runaway recursion?)", self.limits.hint("call_depth"))
         self.hit(self.model.codes[code_name].cover)
-        self.stack.append([code_name, 0, env])
+        if at is None:
+            self.stack.append([code_name, 0, env])
+        else:
+            self.stack.insert(at, [code_name, 0, env])
 
     def spawn(self, block: str, threads: list) -> None:
         self.state.flow["threads"] = [{"player": p, "stack": [[block, 0, env]]} for p, env in threads]
@@ -247,13 +251,8 @@ class Ctx:
         """Slip the frames of triggers fired `after the move` under the move's action frame, first
         fired nearest the top: they run once the action and every choice it asks for are over."""
         deferred, self.deferred = self.deferred, []
-        base = self.move_base
         for body, env in deferred:
-            if len(self.stack) >= self.limits.call_depth:
-                raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
-                                "(runaway recursion?)", self.limits.hint("call_depth"))
-            self.hit(self.model.codes[body].cover)
-            self.stack.insert(base, [body, 0, env])
+            self.push(body, env, at=self.move_base)
 
     def run_fired(self) -> None:
         """Run the triggers the last statement fired, first fired first (native triggers only)."""

@@ -13,7 +13,8 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from ..log import Log, LogFailure, LogMove
+from ..log import Log, LogFailure
+from ..moves import Move
 from .checks import KINDS
 from .playout import POLICIES, Settings, fuzz_game
 from .report import CoverageRow, FuzzFailure, FuzzReport, coverage
@@ -139,17 +140,13 @@ def _shrunk(rules, outcome: dict, more: int, settings: Settings, options, failur
 def failure_log(rules, game, failure: dict, players: int, seed: int, options: dict | None) -> Log:
     """The log of `game` as it failed: its moves, the failing move (when the failure has one
     the game never played) and the failure record. `game` is None when its setup failed."""
-    model = rules.model
-    played = [] if game is None else game._moves
-    moves = [LogMove(player=m.player, action=m.action, args=m.args) for m in played]
+    from ..failures import log_of_failure
     extra = failure.get("extra")
-    if extra is not None:
-        moves.append(LogMove(player=extra["player"], action=extra["action"], args=extra["args"]))
     record = LogFailure(kind=failure["kind"], check=failure["check"], move=failure["move"],
                         message=failure["message"])
-    options = game.options if game is not None else dict(options or {})
-    return Log(ruleset=model.name, ruleset_hash=model.hash, variant=model.variant, players=players,
-               seed=seed, options=options, moves=moves, result=None, failure=record)
+    return log_of_failure(rules.model, players, seed, game.options if game is not None else dict(options or {}),
+                          [] if game is None else game._moves, None if extra is None else Move.from_dict(extra),
+                          record)
 
 
 def _save(log: Log, folder: Path, name: str, seed: int, kind: str) -> Path:
@@ -171,7 +168,6 @@ def last_rule(game, log: Log) -> str | None:
     if len(log.moves) > game.move_count:   # the failing move was never played: it set nothing off
         return text
     before = game.ruleset.new_game(game.players, game.seed, narrate=False, options=game.options)
-    from ..moves import Move
     for record in game._moves[:-1]:
         before.play(record)
     hits_before = dict(before.hits)

@@ -18,7 +18,7 @@ from ..diagnostics import RulesetError
 from ..failures import InvariantBroken, assert_invariants, one_line
 from ..moves import IllegalMove, Move
 
-__all__ = ["CheckFailed", "KINDS", "invariants", "offers_a_move", "offered_moves_accepted",
+__all__ = ["CheckFailed", "KINDS", "invariants", "offers_a_move", "offered_moves_accepted", "offered_move_accepted",
            "wrong_moves_refused", "mutations", "round_trip", "secrecy", "replays", "ends_in_time"]
 
 #: Every kind of failure the fuzzer reports, with what it means (docs/fuzzing.md).
@@ -81,14 +81,18 @@ def ends_in_time(game, bound: int) -> None:
 # ── moves: offered ones are accepted, others refused without a trace ───────────
 
 def offered_moves_accepted(game, legal: list, rng: random.Random, tries: int = 1) -> None:
-    """Up to `tries` offered moves, played on copies of the game, are accepted."""
+    """Up to `tries` offered moves, drawn with `rng`, are each accepted."""
     for move in rng.sample(legal, min(tries, len(legal))):
-        trial = game.copy()
-        try:
-            trial.play(move)
-        except IllegalMove as err:
-            raise CheckFailed("refused", "offered move",
-                              f"the game offered {move} and then refused it: {err}", move) from None
+        offered_move_accepted(game, move)
+
+
+def offered_move_accepted(game, move: Move) -> None:
+    """An offered move, played on a copy of the game, is accepted."""
+    try:
+        game.copy().play(move)
+    except IllegalMove as err:
+        raise CheckFailed("refused", "offered move",
+                          f"the game offered {move} and then refused it: {err}", move) from None
 
 
 def mutations(game, legal: list, earlier: list, rng: random.Random, count: int = 3) -> list[tuple[str, Move]]:

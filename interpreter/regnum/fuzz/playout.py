@@ -33,9 +33,13 @@ POLICIES = ("random", "rare", "endgame")
 @dataclass
 class Settings:
     """What a fuzzed game checks. `bound` is the move bound (the ruleset's `ends within`, else
-    the fuzzer's default); `mutations` wrong moves are tried per step."""
+    the fuzzer's default); `mutations` wrong moves and `offered` offered moves are tried per
+    step. Shrinking turns off every check but the one it shrinks a failure of."""
 
     bound: int
+    invariants: bool = True
+    stuck: bool = True
+    unending: bool = True
     mutations: int = 3
     offered: int = 1
     round_trip: bool = True
@@ -81,9 +85,12 @@ def pick(policy: str, legal: list, played: dict, rng: random.Random) -> int:
 def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
     """Every check of one step, on `game` as it stands, in a fixed order."""
     step = game.move_count
-    checks.invariants(game)
-    checks.offers_a_move(game)
-    checks.ends_in_time(game, settings.bound)
+    if settings.invariants:
+        checks.invariants(game)
+    if settings.stuck:
+        checks.offers_a_move(game)
+    if settings.unending:
+        checks.ends_in_time(game, settings.bound)
     if legal and settings.offered:
         checks.offered_moves_accepted(game, legal, step_rng(game.seed, step, "offered"), settings.offered)
     if settings.mutations:

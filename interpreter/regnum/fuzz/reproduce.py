@@ -45,7 +45,7 @@ def reproduce_check(rules, log, expected):
 def _rerun(game, expected, extra: Move | None) -> None:
     kind, check = expected.kind, expected.check or ""
     if kind == "refused" and extra is not None:
-        checks.offered_moves_accepted(game, [extra], _FirstPick(), 1)
+        checks.offered_move_accepted(game, extra)
     elif kind == "unclean" and extra is not None:
         checks.wrong_moves_refused(game, [(check, extra)])
     elif kind == "round_trip":
@@ -58,11 +58,3 @@ def _rerun(game, expected, extra: Move | None) -> None:
     elif kind == "unending":
         bound = re.search(r"\d+", check)
         checks.ends_in_time(game, int(bound.group()) if bound else game.move_count)
-
-
-class _FirstPick:
-    """A stand-in generator that samples the one move it is given."""
-
-    @staticmethod
-    def sample(items, k):
-        return list(items)[:k]

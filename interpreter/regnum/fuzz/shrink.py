@@ -17,8 +17,9 @@ import time
 from dataclasses import dataclass, replace
 
 from ..diagnostics import RulesetError
+from . import checks
 from .checks import CheckFailed
-from .playout import Settings, check_step, checks
+from .playout import Settings, check_step, failure_record, fault_record
 
 __all__ = ["Shrunk", "shrink", "same_failure"]
 
@@ -40,9 +41,11 @@ def same_failure(a: dict, b: dict) -> bool:
 
 
 def _narrowed(settings: Settings, kind: str) -> Settings:
-    """Only the checks that can meet a failure of `kind` (the others cost time and may fail
-    first on another bug, which is not the one being shrunk)."""
-    return replace(settings, mutations=settings.mutations if kind == "unclean" else 0,
+    """Only the check that can meet a failure of `kind` (the others cost time and may fail
+    first on another bug, which is not the one being shrunk); none for a fault, which playing
+    the moves meets by itself."""
+    return replace(settings, invariants=kind == "invariant", stuck=kind == "stuck", unending=kind == "unending",
+                   mutations=settings.mutations if kind == "unclean" else 0,
                    offered=settings.offered if kind == "refused" else 0,
                    round_trip=kind == "round_trip", secrecy=kind == "secrecy", replay=kind == "replay")
 
@@ -52,7 +55,6 @@ def replay_choices(rules, players: int, seed: int, choices: list[int], settings:
     """Play `choices` (indexes into the legal moves, taken modulo their number) from a new
     game with the checks of `settings` (only those of `kind` when given) after every step;
     returns (game, failure dict or None, the moves played)."""
-    from .playout import failure_record, fault_record
     settings = _narrowed(settings, kind) if kind else settings
     game = None
     moves = []
@@ -61,8 +63,7 @@ def replay_choices(rules, players: int, seed: int, choices: list[int], settings:
         earlier: list = []
         for step in range(len(choices) + 1):
             legal = game.all_legal_moves() if not game.is_over else []
-            if kind in (None, "invariant", "stuck", "unending", "refused", "unclean", "round_trip", "secrecy"):
-                _checks(game, settings, legal, earlier, kind)
+            check_step(game, settings, legal, earlier)
             if game.is_over or step == len(choices):
                 break
             move = legal[choices[step] % len(legal)]
@@ -76,20 +77,6 @@ def replay_choices(rules, players: int, seed: int, choices: list[int], settings:
     except RulesetError as err:
         return game, fault_record(game, err), moves
     return game, None, moves
-
-
-def _checks(game, settings, legal, earlier, kind) -> None:
-    if kind is None:
-        check_step(game, settings, legal, earlier)
-        return
-    if kind == "invariant":
-        checks.invariants(game)
-    elif kind == "stuck":
-        checks.offers_a_move(game)
-    elif kind == "unending":
-        checks.ends_in_time(game, settings.bound)
-    else:
-        check_step(game, settings, legal, earlier)
 
 
 def shrink(rules, players: int, seed: int, choices: list[int], failure: dict, settings: Settings,
