@@ -318,6 +318,23 @@ def groups(board: Board, cells) -> list:
     return out
 
 
+def around(board: Board, cells) -> list:
+    """The cells next to any of `cells` and not among them, each once, in the order met: the
+    ring of a piece that lies on several cells (a domino, a tile of any shape)."""
+    return _around(cells, lambda cell: board.adjacency.get(cell, ()))
+
+
+def _around(cells, neighbours_of) -> list:
+    cells = list(cells)
+    inside, out, seen = set(cells), [], set()
+    for cell in cells:
+        for n in neighbours_of(cell):
+            if n not in inside and n not in seen:
+                seen.add(n)
+                out.append(n)
+    return out
+
+
 def directions(board: Board) -> list:
     return list(board.directions)
 
@@ -328,6 +345,7 @@ FUNCTIONS = {
     "adjacent": (3, 3, adjacent),
     "connected": (3, 3, connected),
     "groups": (2, 2, groups),
+    "around": (2, 2, around),
     "step": (3, 4, step),
     "line": (4, 4, line),
     "distance": (3, 3, distance),

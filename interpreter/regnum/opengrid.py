@@ -13,7 +13,7 @@ would produce beyond the reach is a located E901, never a huge text or list.
 """
 from __future__ import annotations
 
-from .boards import OPEN_DIRECTIONS, Board, _flood, cell_name, coordinates
+from .boards import OPEN_DIRECTIONS, Board, _around, _flood, cell_name, coordinates
 from .builtins import EvalError
 from .limits import Overflow
 
@@ -148,6 +148,12 @@ def groups(board: Board, c, cells) -> list:
     return out
 
 
+def around(board: Board, c, cells) -> list:
+    cells = list(cells)
+    c.charge(len(cells))
+    return _around(cells, lambda cell: neighbours(board, c, cell))
+
+
 def directions(board: Board, c) -> list:
     return list(OPEN_DIRECTIONS)
 
@@ -155,6 +161,6 @@ def directions(board: Board, c) -> list:
 # The same names and arities as boards.FUNCTIONS; each takes (board, ctx, args…).
 FUNCTIONS = {
     "neighbours": neighbours, "adjacent": adjacent, "connected": connected, "groups": groups,
-    "step": step, "line": line, "distance": distance, "on_edge": on_edge, "cell": cell_at,
+    "around": around, "step": step, "line": line, "distance": distance, "on_edge": on_edge, "cell": cell_at,
     "directions": directions,
 }

@@ -13,7 +13,7 @@ from . import types as T
 from .symbols import KIND_USES, KIND_WORDS, token_span
 
 _BOARD_RESULTS = {
-    "neighbours": T.list_of, "connected": T.list_of, "line": T.list_of,
+    "neighbours": T.list_of, "connected": T.list_of, "line": T.list_of, "around": T.list_of,
     "groups": lambda cell: T.list_of(T.list_of(cell)),
     "adjacent": lambda cell: T.BOOL, "on_edge": lambda cell: T.BOOL,
     "step": lambda cell: cell, "cell": lambda cell: cell,
@@ -219,7 +219,7 @@ class CallChecker:
             return _BOARD_RESULTS[name](T.node_of(board))
         cell = T.node_of(board)
         wanted = {"neighbours": [cell], "adjacent": [cell, cell], "connected": [cell, T.list_of(cell)],
-                  "groups": [T.list_of(cell)], "step": [cell, T.STR, T.INT], "line": [cell, T.STR, T.INT],
+                  "groups": [T.list_of(cell)], "around": [T.list_of(cell)], "step": [cell, T.STR, T.INT], "line": [cell, T.STR, T.INT],
                   "distance": [cell, cell], "on_edge": [cell], "cell": [T.INT, T.INT], "directions": []}[name]
         for arg, got, want in zip(node.args[1:], args[1:], wanted):
             self.expect(got, want)
