@@ -468,8 +468,8 @@ class OptionDecl:
 
 @node
 class ViewDecl:
-    """`view BOARD(CELL): TEXT on COLOUR`: how the terminal draws each cell of a board; or
-    `view PIECE(X): TEXT`: how a piece of that type reads to players."""
+    """`view BOARD(CELL): TEXT on COLOUR [over pieces]`: how the terminal draws each cell of a
+    board; or `view PIECE(X): TEXT`: how a piece of that type reads to players."""
 
     span: Span
     board: str
@@ -477,6 +477,7 @@ class ViewDecl:
     var: str
     text: Expr
     colour: Optional[Expr]
+    over_pieces: bool = False   # the text is drawn over the cell's pieces, in their owner's colour
     kind = "view"
 
     @property

@@ -104,8 +104,8 @@ class _Builder:
         return ast.OptionDecl(self.sp(meta), str(name), type_, default, clauses)
 
     def view_decl(self, meta, c):
-        board, var, text, colour = c
-        return ast.ViewDecl(self.sp(meta), str(board), self.tk(board), str(var), text, colour)
+        board, var, text, colour, over = c
+        return ast.ViewDecl(self.sp(meta), str(board), self.tk(board), str(var), text, colour, over is not None)
 
     def enum_decl(self, meta, c):
         return ast.EnumDecl(self.sp(meta), str(c[0]), tuple((str(t), self.tk(t)) for t in c[1:]))

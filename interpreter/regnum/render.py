@@ -123,6 +123,11 @@ class Renderer:
         ref = decl.type if decl is not None else None
         if ref is not None and ref.item is not None:
             ref = ref.item
+        if ref is not None and self.game.ruleset.program.get(ref.name, "piece") is not None:
+            if isinstance(value, list):
+                return _short([self.piece_text(v) for v in value if isinstance(v, int) and 0 <= v < len(self.state.pieces)])
+            if isinstance(value, int) and 0 <= value < len(self.state.pieces):
+                return self.piece_text(value)
         board = self.model.boards.get(ref.name) if ref is not None else None
         if board is not None and board.topology == "graph" and board.name in self.model.views:
             if isinstance(value, list):
@@ -179,6 +184,8 @@ class Renderer:
         owners = [self.state.pieces[i].get("owner") for i in ids]
         owner = next((o for o in owners if isinstance(o, int)), None)
         if owner is not None:
+            if text is not None and self.model.views[board.name].over_pieces:
+                return Text(text[:width].center(width), style=f"bold {player_style(owner)} {style}")
             return Text(str(owner).center(width), style=f"{player_style(owner)} reverse" if not colour
                         else f"{player_style(owner)} {style}")
         if ids and text is None:

@@ -293,7 +293,7 @@ class _Compiler:
         for d in self.p.of_kind("view"):
             scope = {d.var: "piece" if self.p.get(d.board, "piece") is not None else None}
             colour = self.exprs.expr(d.colour, scope) if d.colour is not None else None
-            out[d.board] = View(d.board, d.var, self.exprs.expr(d.text, scope), colour, d.span)
+            out[d.board] = View(d.board, d.var, self.exprs.expr(d.text, scope), colour, d.span, d.over_pieces)
         return out
 
     # ── behaviour ──

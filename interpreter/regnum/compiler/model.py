@@ -198,6 +198,7 @@ class View:
     text: Callable             # (ctx, env) -> the text of a cell
     colour: Callable | None    # (ctx, env) -> a colour name
     span: Span
+    over_pieces: bool = False  # the text shows even where pieces lie (in their owner's colour)
 
 
 @dataclass
