@@ -192,6 +192,11 @@ class Renderer:
             text = self.piece_text(ids[-1])
         return Text((text if text is not None else "·")[:width].center(width), style=style)
 
+    def _legend(self, board) -> str:
+        view = self.model.views.get(board.name)
+        return ("pieces in their owner's colour" if view is not None and view.over_pieces
+                else "digits are players' seats")
+
     def hex_map(self, board, families) -> Text:
         """Rows of 3-character cells; the shifted rows of the layout are indented by one."""
         rows = max(r for r, _ in board.coords.values()) + 1
@@ -199,7 +204,7 @@ class Renderer:
         layout = board.settings.get("layout", "odd_r")
         shifted = 1 if layout == "odd_r" else 0
         out = Text(words(board.name), style="bold")
-        out.append(f"  ({rows} rows × {cols} columns; a cell is (row,col); digits are players' seats)\n",
+        out.append(f"  ({rows} rows × {cols} columns; a cell is (row,col); {self._legend(board)})\n",
                    style="dim")
         by_place = {pos: cell for cell, pos in board.coords.items()}
         if cols > 10:
@@ -233,7 +238,7 @@ class Renderer:
         width = max(3, len(str(left)), len(str(right)))
         label = max(len(str(top)), len(str(bottom)))
         out.append(f"  (rows {top}…{bottom}, columns {left}…{right}: the cells in use and one around; "
-                   "a cell is (row,col); digits are players' seats)\n", style="dim")
+                   f"a cell is (row,col); {self._legend(board)})\n", style="dim")
         out.append(" " * (label + 2) + "".join(f"{c:^{width}}" for c in range(left, right + 1)) + "\n",
                    style="dim")
         for r in range(top, bottom + 1):

@@ -79,3 +79,25 @@ def test_the_pyramid_is_drawn_by_rows_and_a_seat_sees_only_its_own_hidden_cards(
     assert "influence\n  P0 (you): Stewart, MacBeth, Hamilton, Bruce, Douglas\n  P1: 5 hidden\n  P2: 5 hidden" in view
     assert "   1. advance Wallace leader from (1,0) up-right" in out
     assert "  11. spend a Stewart card: Wallace leader at (1,0) betrays Wallace leader at (1,1)" in out
+
+
+def test_a_growing_table_shows_token_values_over_the_pieces_in_their_owners_colour():
+    """King's Gate: `view table(c): … over pieces` draws a token's value where the seat number
+    would be, an object's cells as #N, and the free cells of the current ring highlighted."""
+    import regnum
+    from regnum import Move
+    from regnum.render import render
+
+    game = regnum.load("kings_gate").new_game(players=3, seed=5, options={"random_start": False})
+    game.play(Move(0, "play", {"v": 4, "at": "(1,0)", "chip": None}))
+    text = game.render(1)
+    rows = {line.split()[0]: line.split()[1:-1] for line in text.splitlines()
+            if line.split() and line.split()[0].lstrip("-").isdigit() and line.split()[0] == line.split()[-1]}
+    assert rows == {"-1": ["·"] * 4, "0": ["·", "#1", "#1", "·"], "1": ["·", "4", "·", "·"], "2": ["·"] * 4}
+    assert "pieces in their owner's colour" in text and "current=object 1" in text
+    rich = render(game, 1)
+    styles = {rich.plain[span.start:span.end].strip(): str(span.style) for span in rich.spans
+              if rich.plain[span.start:span.end].strip() in ("4", "·")}
+    assert "on grey15" in styles["4"] and styles["4"].startswith("bold ")
+    free_ring = [str(span.style) for span in rich.spans if "dark_olive_green3" in str(span.style)]
+    assert len(free_ring) == 9          # the Palace's ring: 10 cells, one holds the 4
