@@ -1,0 +1,487 @@
+"""King's Gate, one test per rule of the rules digest and every worked example (KG-1 … KG-11).
+
+The digest is /work/shared/rules/kings-gate.md (§ numbers and rulings K1–K36 below are its);
+its §13 rulings (K26–K36) override what precedes them. Positions are built with regnum.testing's
+Scenario and then played through real moves.
+
+Cells are written as in the digest, (x, y) with x to the right and y downward, and converted
+by `xy` to the open grid's "(row,col)" = "(y,x)"; the Palace lies on (0,0)-(1,0). Seats are
+0…N−1 clockwise: with 4 players Red 0, Blue 1, Green 2, Yellow 3 (the digest's §11 order).
+Token values: 0 is the Pub, "D" the dragon.
+"""
+from __future__ import annotations
+
+import pytest
+
+import regnum
+from regnum import IllegalMove, Move
+from regnum.testing import Scenario, assert_invariants
+
+RULES = regnum.load("kings_gate")
+
+RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3
+ANNA, BORIS = 0, 1                       # the 2-player game (KG-10)
+CHIPS = ["king", "bishop", "wizard", "guild_master", "merchant", "sorceress"]
+PALACE_RING = [(-1, -1), (0, -1), (1, -1), (2, -1), (-1, 0), (2, 0), (-1, 1), (0, 1), (1, 1), (2, 1)]
+
+
+def xy(x: int, y: int) -> str:
+    """The digest's cell (x, y) as the open grid's "(row,col)"."""
+    return f"({y},{x})"
+
+
+def ring_of(x: int, y: int, way: str) -> list[tuple[int, int]]:
+    """The 10 cells around an object on (x, y) and its east or south neighbour (§3), digest coordinates."""
+    cells = [(x, y), (x + 1, y) if way == "east" else (x, y + 1)]
+    around = {(a + dx, b + dy) for a, b in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    return sorted(around - set(cells), key=lambda c: (c[1], c[0]))
+
+
+# ── building positions ──────────────────────────────────────────────────────
+
+def _is(value):
+    """A filter for a token of `value` (0 the Pub, "D" the dragon)."""
+    if value == "D":
+        return lambda rec: rec["type"] == "token" and rec["dragon"]
+    return lambda rec: rec["type"] == "token" and not rec["dragon"] and rec["value"] == value
+
+
+def _of(value, colour=None):
+    test = _is(value)
+    return lambda rec: test(rec) and (colour is None or rec["colour"] == colour)
+
+
+def position(players: int, *, tokens=(), hands: dict | None = None, objects: dict | None = None,
+             chips: dict | None = None, scores: dict | None = None, won: dict | None = None,
+             stacks: dict | None = None, start: int = 0, last_placer: int | None = None):
+    """A game at the start of seat `start`'s turn.
+
+    `tokens` = [(x, y, seat, value[, chip[, colour]])] on the table; `hands` = {seat: [values]}
+    (a seat not named draws six tokens in stack order); `stacks` = {seat: n} cuts what is left of
+    a seat's stack to n tokens (the rest leave the game); `objects` = {number: (x, y, way)} the
+    objects laid besides the Palace (way "east" or "south" from their west or north cell): the
+    highest number is the current object, the lower ones are scored, the higher ones stay in
+    `objects` in number order (its last piece is the next one); `chips` = {seat: [names]} held;
+    `scores` = {seat: points}; `won` = {seat: [points per scored object]}.
+    """
+    sc = Scenario(RULES, players, options={"random_start": False})
+    state = sc.game.state
+    for p in range(players):
+        sc.place(f"hand#{p}", f"stack#{p}", n=None)
+    for t in tokens:
+        x, y, seat, value, chip, colour = (*t, None, None)[:6]
+        sc.place(f"stack#{seat}", f"place#{xy(x, y)}", where=_of(value, colour))
+        if chip:
+            sc.set_fields(f"place#{xy(x, y)}", chip=chip)
+    for p in range(players):
+        wanted = (hands or {}).get(p)
+        if wanted is None:
+            sc.place(f"stack#{p}", f"hand#{p}", n=min(6, len(state.zones[f"stack#{p}"])))
+        else:
+            for v in wanted:
+                colour = None
+                if isinstance(v, tuple):
+                    v, colour = v
+                sc.place(f"stack#{p}", f"hand#{p}", where=_of(v, colour))
+        if stacks and p in stacks:
+            rest = state.zones[f"stack#{p}"]
+            sc.place(f"stack#{p}", "removed", n=len(rest) - stacks[p])
+    current = 1
+    for n, (x, y, way) in sorted((objects or {}).items()):
+        cells = [xy(x, y), xy(x + 1, y) if way == "east" else xy(x, y + 1)]
+        sc.place("objects", "laid", where=lambda rec, n=n: rec["number"] == n)
+        sc.set_fields("laid", where=lambda rec, n=n: rec["number"] == n, cells=cells)
+        for c in cells:
+            sc.set_table("object_at", c, n)
+        current = n
+    sc.set_fields("laid", n=None, where=lambda rec: rec["number"] < current, scored=True)
+    sc.set_var("current", next(i for i in state.zones["laid"] if state.pieces[i]["number"] == current))
+    held = {p: list(cs) for p, cs in (chips or {}).items()}
+    on_table = [t[4] for t in tokens if len(t) > 4 and t[4]]
+    sc.set_var("chip_supply", [c for c in CHIPS if c not in on_table and all(c not in h for h in held.values())])
+    for p, cs in held.items():
+        sc.set_player_var(p, "chips", cs)
+    for p, s in (scores or {}).items():
+        sc.set_player_var(p, "score", s)
+    for p, w in (won or {}).items():
+        sc.set_player_var(p, "won", w)
+    sc.set_var("start_player", start)
+    sc.set_var("last_placer", start if last_placer is None else last_placer)
+    return sc.start()
+
+
+# ── playing and reading ──────────────────────────────────────────────────────
+
+def play(game, seat, v, x, y, chip=None):
+    game.play(Move(seat, "play", {"v": v, "at": xy(x, y), "chip": chip}))
+
+
+def dragon(game, seat, x, y):
+    game.play(Move(seat, "dragon", {"at": xy(x, y)}))
+
+
+def bewitch(game, seat, source, target):
+    game.play(Move(seat, "bewitch", {"source": xy(*source), "target": xy(*target)}))
+
+
+def put_object(game, seat, x, y, way):
+    game.play(Move(seat, "put_object", {"at": xy(x, y), "way": way}))
+
+
+def end_turn(game, seat):
+    game.play(Move(seat, "end_turn", {}))
+
+
+def refused(game, move) -> str:
+    """The rule named by the refusal of `move`; the game is unchanged."""
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as info:
+        game.play(move)
+    assert game.to_json() == before
+    return info.value.rule
+
+
+def P(seat, v, x, y, chip=None):
+    return Move(seat, "play", {"v": v, "at": xy(x, y), "chip": chip})
+
+
+def D(seat, x, y):
+    return Move(seat, "dragon", {"at": xy(x, y)})
+
+
+def token(game, x, y):
+    """(owner, value, chip) of the token at (x, y), "D" for a dragon; None on a free cell."""
+    ids = game.state.zones.get(f"place#{xy(x, y)}", [])
+    assert len(ids) <= 1
+    if not ids:
+        return None
+    rec = game.state.pieces[ids[0]]
+    return rec["owner"], "D" if rec["dragon"] else rec["value"], rec["chip"]
+
+
+def values(game, zone):
+    return sorted((game.state.pieces[i]["value"] if not game.state.pieces[i]["dragon"] else 9)
+                  for i in game.state.zones[zone])
+
+
+def removed(game):
+    """(owner, value) of the tokens that left the game, in order (9 for a dragon)."""
+    return [(game.state.pieces[i]["owner"], 9 if game.state.pieces[i]["dragon"] else game.state.pieces[i]["value"])
+            for i in game.state.zones["removed"]]
+
+
+def pvar(game, name):
+    return [row[name] for row in game.state.pvars]
+
+
+def current_number(game):
+    return game.state.pieces[game.state.vars["current"]]["number"]
+
+
+def next_number(game):
+    return game.state.pieces[game.state.zones["objects"][-1]]["number"]
+
+
+def moves_of(game, action=None):
+    return [m for m in game.all_legal_moves() if action is None or m.action == action]
+
+
+def finish(game, seat):
+    """End `seat`'s turn if it has not ended by itself (K36)."""
+    if game.to_move == [seat]:
+        end_turn(game, seat)
+
+
+def far(n: int) -> tuple[int, int, str]:
+    """Where object n lies when a test does not say: apart from the Palace and from each other."""
+    return (6 * n, 20, "east")
+
+
+def laid(n: int, **where) -> dict:
+    """Objects 2…n laid (n current), at far(k) unless `where` = {"o5": (x, y, way)} says otherwise."""
+    return {k: where.get(f"o{k}", far(k)) for k in range(2, n + 1)}
+
+
+def ring(n: int) -> list[tuple[int, int]]:
+    """The ring of object n at far(n): row y=19 x 6n−1…6n+2 (0–3), y=20 the ends (4, 5), y=21 (6–9)."""
+    return ring_of(*far(n))
+
+
+def ring_tokens(game, cells):
+    return {c: token(game, *c) for c in cells if token(game, *c) is not None}
+
+
+# ── KG-1 play limits (§5, §5.4) ──────────────────────────────────────────────
+
+KG1_HAND = [1, 1, 1, 4, 0, "D"]
+
+
+def kg1(n: int):
+    """Red to play at object n (at far(n); the Palace for n = 1) with the hand 1, 1, 1, 4, Pub, Dragon."""
+    if n == 1:
+        return position(4, hands={RED: KG1_HAND}), PALACE_RING
+    return position(4, hands={RED: KG1_HAND}, objects=laid(n)), ring(n)
+
+
+def play_set(game, cells, plays):
+    """Play the tokens `plays` ("D" = the dragon) for Red on the free cells `cells`, in order."""
+    for v, c in zip(plays, cells):
+        if v == "D":
+            dragon(game, RED, *c)
+        else:
+            play(game, RED, v, *c)
+
+
+@pytest.mark.parametrize("n, plays", [
+    (1, [1]), (1, [1, 1, 1]), (1, [4]), (1, [0]), (1, ["D"]), (1, [4, 0]), (1, [1, 1, 1, 0, "D"]),
+    (4, [4, 1]), (4, [1, 0]), (4, ["D"]), (4, [1, 1]),
+    (6, [1]), (6, [4]), (6, [4, 0]), (6, [1, "D"]),
+])
+def test_legal_plays_KG_1(n, plays):
+    game, cells = kg1(n)
+    play_set(game, cells, plays)
+    placed = [token(game, *c) for c, v in zip(cells, plays)]
+    assert placed == [None if v == "D" else (RED, v, None) for v in plays]   # a dragon on a free cell is spent
+    assert removed(game) == ([(RED, 9)] if "D" in plays else [])
+    if n == 4 and len(plays) == 2:
+        assert game.to_move == [BLUE]             # the Cemetery's two: the turn ends by itself
+    finish(game, RED)
+    assert game.to_move == [BLUE] and len(game.state.zones[f"hand#{RED}"]) == 6
+
+
+@pytest.mark.parametrize("n, plays, rule", [
+    (1, [4, 1], "play.limit"), (1, [1, 4], "play.limit"),
+    (6, [1, 1], "play.limit"), (6, [4, 1], "play.limit"),
+])
+def test_illegal_plays_KG_1(n, plays, rule):
+    game, cells = kg1(n)
+    play_set(game, cells, plays[:-1])
+    assert refused(game, P(RED, plays[-1], *cells[len(plays) - 1])) == rule
+
+
+@pytest.mark.parametrize("n", [1, 4, 6])
+def test_the_empty_play_is_refused_KG_1(n):
+    game, _ = kg1(n)
+    assert refused(game, Move(RED, "end_turn", {})) == "end_turn.played_one"
+
+
+@pytest.mark.parametrize("plays", [[1, 1, 1], [1, 0, "D"]])
+def test_cemetery_stops_after_two_tokens_KG_1(plays):
+    """{1,1,1} and {1, Pub, Dragon} are illegal at the Cemetery: after two tokens the turn is over."""
+    game, cells = kg1(4)
+    play_set(game, cells, plays[:2])
+    assert game.to_move == [BLUE]
+    third = D(RED, *cells[2]) if plays[2] == "D" else P(RED, plays[2], *cells[2])
+    assert refused(game, third) == "flow"          # Red is no longer to move
+    assert token(game, *cells[2]) is None
+
+
+# ── KG-2 covering and the dragon (§5.1, §5.2) ────────────────────────────────
+
+def kg2(n: int):
+    """Object n (3 black, 2 white) at far(n): Blue's 2, 3, 4, Pub and Green's 1 with the Merchant;
+    Red holds 4, Dragon, 1, 1, 2, 2."""
+    r = ring(n)
+    tokens = [(*r[0], BLUE, 2), (*r[1], BLUE, 3), (*r[2], BLUE, 4), (*r[3], BLUE, 0),
+              (*r[4], GREEN, 1, "merchant")]
+    return position(4, tokens=tokens, hands={RED: [4, "D", 1, 1, 2, 2]}, objects=laid(n)), r
+
+
+@pytest.mark.parametrize("target, covered", [(0, (BLUE, 2)), (3, (BLUE, 0))])
+def test_a_4_covers_blues_2_or_pub_at_object_3_KG_2(target, covered):
+    game, r = kg2(3)
+    play(game, RED, 4, *r[target])
+    assert token(game, *r[target]) == (RED, 4, None)
+    assert removed(game) == [covered]
+
+
+def test_a_4_on_a_free_cell_at_object_3_KG_2():
+    game, r = kg2(3)
+    play(game, RED, 4, *r[5])
+    assert token(game, *r[5]) == (RED, 4, None) and removed(game) == []
+
+
+@pytest.mark.parametrize("target", [1, 2, 4], ids=["barracks", "not_higher", "merchant"])
+def test_a_4_may_not_cover_at_object_3_KG_2(target):
+    game, r = kg2(3)
+    assert refused(game, P(RED, 4, *r[target])) == "play.room"
+
+
+@pytest.mark.parametrize("n", [3, 2])
+@pytest.mark.parametrize("target, gone", [(0, (BLUE, 2)), (2, (BLUE, 4)), (3, (BLUE, 0))])
+def test_the_dragon_removes_blues_2_4_or_pub_KG_2(n, target, gone):
+    game, r = kg2(n)
+    dragon(game, RED, *r[target])
+    assert token(game, *r[target]) is None
+    assert removed(game) == [gone, (RED, 9)]       # both leave the game; the cell is free
+    assert len(ring_tokens(game, r)) == 4
+
+
+@pytest.mark.parametrize("n", [3, 2])
+@pytest.mark.parametrize("target", [1, 4], ids=["barracks", "merchant"])
+def test_the_dragon_spares_barracks_and_chips_KG_2(n, target):
+    game, r = kg2(n)
+    assert refused(game, D(RED, *r[target])) == "dragon.target"
+
+
+@pytest.mark.parametrize("target", [0, 3])
+def test_at_white_object_2_a_4_only_goes_on_a_free_cell_KG_2(target):
+    game, r = kg2(2)
+    assert refused(game, P(RED, 4, *r[target])) == "play.room"
+    play(game, RED, 4, *r[5])
+    assert token(game, *r[5]) == (RED, 4, None)
+
+
+# ── KG-3 ranking and ties (§7) ───────────────────────────────────────────────
+
+def kg3(last: int):
+    """Object 7 (black, 6/3/1): Red {5, Pub}, Blue {2, 3}, Green {1,1,1,1}, Yellow {1,1}; `last`
+    holds back one token (Blue his 2, Red his 5) and plays it on the last free cell."""
+    r = ring(7)
+    tokens = [(RED, 5), (RED, 0), (BLUE, 2), (BLUE, 3), (GREEN, 1), (GREEN, 1), (GREEN, 1), (GREEN, 1),
+              (YELLOW, 1), (YELLOW, 1)]
+    held = {BLUE: (BLUE, 2), RED: (RED, 5)}[last]
+    tokens.remove(held)
+    cells = r[:9]
+    game = position(4, tokens=[(*c, s, v) for c, (s, v) in zip(cells, tokens)], objects=laid(7),
+                    hands={last: [held[1], 1, 1, 2, 2, 4]}, start=last)
+    play(game, last, held[1], *r[9])
+    return game
+
+
+def test_ranking_blue_places_the_last_token_KG_3():
+    game = kg3(BLUE)
+    assert game.scores == [6, 3, 1, 0]
+    assert pvar(game, "won") == [[6], [3], [1], [0]]
+    assert game.state.vars["last_placer"] == BLUE
+    assert game.to_move == [BLUE] and {m.action for m in game.all_legal_moves()} == {"put_object"}
+
+
+def test_ranking_red_places_the_last_token_KG_3():
+    game = kg3(RED)
+    assert game.scores == [3, 6, 1, 0]
+    assert game.to_move == [RED] and {m.action for m in game.all_legal_moves()} == {"put_object"}
+
+
+# ── KG-4 three players, presence by the Pub ─────────────────────────────────
+
+@pytest.mark.parametrize("players, scores", [(3, [0, 3, 3]), (4, [1, 3, 3, 0])])
+def test_presence_by_the_pub_KG_4(players, scores):
+    r = ring(2)
+    tokens = [(BLUE, 4), (BLUE, 1), (BLUE, 1), (BLUE, 1), (BLUE, 1), (GREEN, 2), (GREEN, 2), (GREEN, 1),
+              (RED, 0)]
+    game = position(players, tokens=[(*c, s, v) for c, (s, v) in zip(r, tokens)], objects=laid(2),
+                    hands={GREEN: [1, 1, 1, 2, 3, 4]}, start=GREEN)
+    play(game, GREEN, 1, *r[9])                    # Green {2,2,1,1} = 6 completes the ring
+    assert game.scores == scores
+    assert pvar(game, "chips")[BLUE] == ["bishop"]
+    assert "bishop" not in game.state.vars["chip_supply"]
+
+
+# ── KG-5 Tournament Field (§5.4, K11, K34) ──────────────────────────────────
+
+def tournament(tokens, last, before):
+    r = ring(8)
+    held = tokens[-1]
+    game = position(4, tokens=[(*c, s, v) for c, (s, v) in zip(r, tokens[:-1])], objects=laid(8),
+                    hands={last: [held[1], 2, 2, 3, 3, 5]}, start=last,
+                    scores=dict(enumerate(before)))
+    play(game, last, held[1], *r[len(tokens) - 1])
+    return game
+
+
+KG5 = [(RED, 4), (RED, 1), (RED, 1), (RED, 1), (BLUE, 2), (BLUE, 1), (BLUE, 1), (GREEN, 2), (GREEN, 1),
+       (GREEN, 1)]                                 # Red 7, Blue 4, Green 4; Green's last 1 completes it
+
+
+def test_tournament_field_KG_5():
+    game = tournament(KG5, GREEN, [5, 4, 2, 1])
+    assert game.scores == [8, 4, 0, 1]             # Red +3, Blue +0, Green 2 − 3 → 0, Yellow untouched
+    assert pvar(game, "won") == [[3], [0], [-2], [0]]   # K33 the net change
+
+
+def test_tournament_field_without_the_floor_KG_5():
+    game = tournament(KG5, GREEN, [5, 4, 7, 1])
+    assert game.scores == [8, 4, 4, 1]
+
+
+def test_tournament_field_needs_two_ranked_players_K11():
+    alone = [(RED, v) for v in (4, 4, 4, 1, 1, 1, 1, 1, 1, 1)]
+    game = tournament(alone, RED, [5, 4, 2, 1])
+    assert game.scores == [8, 4, 2, 1]             # Red is first and last: no penalty
+
+
+# ── KG-6 characters in scoring (§6, §7) ─────────────────────────────────────
+
+def test_guild_master_counts_4_at_objects_6_and_7_KG_6a():
+    """Red's 2 with the Guild Master lies at (32,1) in the Garrison's ring; Red completes the
+    Garrison and puts object 7 on (33,1)-(34,1), whose ring takes (32,0) and (32,1) along."""
+    g6 = ring_of(30, 0, "east")
+    assert (32, 0) in g6 and (32, 1) in g6
+    table = {(32, 1): (RED, 2, "guild_master"), (32, 0): (YELLOW, 0),
+             (29, -1): (BLUE, 1), (30, -1): (BLUE, 1), (31, -1): (BLUE, 1),
+             (32, -1): (GREEN, 1), (29, 0): (GREEN, 1), (29, 1): (GREEN, 0), (30, 1): (YELLOW, 1)}
+    game = position(4, tokens=[(*c, *t) for c, t in table.items()], objects=laid(6, o6=(30, 0, "east")),
+                    hands={RED: [0, 1, 4, 4, 3, 3], BLUE: [1, 1, 1, 1, 2, 2], GREEN: [1, 1, 2, 2, 3, 3],
+                           YELLOW: [1, 2, 2, 3, 3, 4]})
+    play(game, RED, 0, 31, 1)                      # the Pub fills the Garrison's last cell
+    # Red {2+2, Pub} = 4, Blue 3, Green {1,1,Pub} = 2, Yellow {1,Pub} = 1 (4/3/2)
+    assert game.scores == [4, 3, 2, 0]
+    put_object(game, RED, 33, 1, "east")
+    assert current_number(game) == 7
+    g7 = ring_of(33, 1, "east")
+    assert ring_tokens(game, g7) == {(32, 0): (YELLOW, 0, None), (32, 1): (RED, 2, "guild_master")}
+    assert game.to_move == [BLUE]
+    free = [c for c in g7 if token(game, *c) is None]
+    assert len(free) == 8
+    for c in free[:4]:
+        play(game, BLUE, 1, *c)                    # Blue 4
+    finish(game, BLUE)
+    for c in free[4:6]:
+        play(game, GREEN, 1, *c)                   # Green 2
+    finish(game, GREEN)
+    play(game, YELLOW, 1, *free[6])                # Yellow {Pub, 1} = 1
+    finish(game, YELLOW)
+    play(game, RED, 1, *free[7])                   # Red {2+2, 1} = 5 completes object 7 (6/3/1)
+    assert game.scores == [4 + 6, 3 + 3, 2 + 1, 0]
+    assert pvar(game, "won") == [[4, 6], [3, 3], [2, 1], [0, 0]]
+
+
+def test_bishop_makes_every_token_count_1_KG_6b():
+    r = ring(9)
+    tokens = [(BLUE, 4, "bishop"), (RED, 5), (RED, 4), (BLUE, 1), (BLUE, 1), (BLUE, 1),
+              (GREEN, 5), (GREEN, 4), (GREEN, 4)]
+    game = position(4, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(9),
+                    hands={YELLOW: [0, 1, 2, 3, 4, 5]}, start=YELLOW)
+    play(game, YELLOW, 0, *r[9])
+    # Blue 4, Green 3, Red 2, Yellow 1 (its Pub counts 1): 4/3/2, the Sorceress to Blue
+    assert game.scores == [2, 4, 3, 0]
+    assert pvar(game, "chips") == [[], ["sorceress"], [], []]
+
+
+def test_bishop_raises_the_pub_to_1():
+    """Object 7: Green {1 with the Bishop, 1×5} = 6, Red {Pub, 1} = 2, Blue {5} = 1, Yellow {4} = 1;
+    Red's Pub, counted 1, makes him 2nd although he places the last token (he loses every tie)."""
+    r = ring(7)
+    tokens = [(GREEN, 1, "bishop")] + [(GREEN, 1)] * 5 + [(RED, 1), (BLUE, 5), (YELLOW, 4)]
+    game = position(4, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(7),
+                    hands={RED: [0, 1, 2, 2, 3, 3]})
+    play(game, RED, 0, *r[9])
+    assert game.scores == [3, 1, 6, 0]
+
+
+def test_a_king_token_makes_white_object_9_black_KG_6c():
+    """Red's 1 with the King lies in the rings of objects 8 and 9: object 9 is black, so Blue's 4
+    may cover Red's 2 there; without the King it may not."""
+    r = ring(9)
+    o8 = (r[0][0] - 2, r[0][1] - 1, "east")        # object 8 ends diagonally next to r[0]
+    assert r[0] in ring_of(*o8)
+    for king in ("king", None):
+        tokens = [(*r[0], RED, 1, king), (*r[1], RED, 2)]
+        game = position(4, tokens=tokens, objects=laid(9, o8=o8), hands={BLUE: [4, 1, 1, 2, 2, 3]},
+                        start=BLUE)
+        if king:
+            play(game, BLUE, 4, *r[1])
+            assert token(game, *r[1]) == (BLUE, 4, None) and removed(game) == [(RED, 2)]
+        else:
+            assert refused(game, P(BLUE, 4, *r[1])) == "play.room"
