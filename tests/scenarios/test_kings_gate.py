@@ -485,3 +485,296 @@ def test_a_king_token_makes_white_object_9_black_KG_6c():
             assert token(game, *r[1]) == (BLUE, 4, None) and removed(game) == [(RED, 2)]
         else:
             assert refused(game, P(BLUE, 4, *r[1])) == "play.room"
+
+
+def test_the_king_flips_the_colour_after_its_own_token_K30():
+    """Black object 7: Red's 4 with the King still covers Blue's 2 (checked before the flip); then
+    object 7 is white and Blue's 2 may no longer cover Red's 1."""
+    r = ring(7)
+    game = position(4, tokens=[(*r[0], BLUE, 2), (*r[1], RED, 1)], objects=laid(7), chips={RED: ["king"]},
+                    hands={RED: [4, 1, 2, 2, 3, 3], BLUE: [2, 1, 1, 3, 3, 4]})
+    play(game, RED, 4, *r[0], chip="king")
+    assert token(game, *r[0]) == (RED, 4, "king") and removed(game) == [(BLUE, 2)]
+    assert pvar(game, "chips")[RED] == []
+    assert game.to_move == [BLUE]                  # nothing more to play: the turn ended
+    assert refused(game, P(BLUE, 2, *r[1])) == "play.room"
+
+
+def test_the_king_at_a_white_object_allows_covering_only_after_its_token_K30():
+    r = ring(2)
+    game = position(4, tokens=[(*r[0], BLUE, 0)], objects=laid(2), chips={RED: ["king"]},
+                    hands={RED: [1, 1, 2, 2, 3, 3]})
+    assert refused(game, P(RED, 1, *r[0], chip="king")) == "play.room"
+    play(game, RED, 1, *r[1], chip="king")        # object 2 turns black
+    play(game, RED, 1, *r[0])                      # a 1 now covers Blue's Pub
+    assert token(game, *r[0]) == (RED, 1, None) and removed(game) == [(BLUE, 0)]
+
+
+# ── KG-7 the Wizard (§6, K28) ────────────────────────────────────────────────
+
+def wizard(n, hand=(4, 4, 4, 0, 1, 2)):
+    r = ring(n)
+    return position(4, tokens=[(*r[0], BLUE, 2)], objects=laid(n), chips={RED: ["wizard"]},
+                    hands={RED: list(hand)}), r
+
+
+def test_wizard_second_4_covers_at_object_7_KG_7():
+    game, r = wizard(7)
+    play(game, RED, 4, *r[5], chip="wizard")
+    play(game, RED, 4, *r[0])
+    assert token(game, *r[5]) == (RED, 4, "wizard") and token(game, *r[0]) == (RED, 4, None)
+    assert removed(game) == [(BLUE, 2)]
+    assert refused(game, P(RED, 4, *r[6])) == "play.limit"     # one second token, not two
+
+
+def test_wizard_second_token_refused_at_the_garrison_KG_7():
+    game, r = wizard(6)
+    play(game, RED, 4, *r[5], chip="wizard")
+    assert refused(game, P(RED, 4, *r[6])) == "play.limit"
+    assert token(game, *r[5]) == (RED, 4, "wizard")
+
+
+def test_wizard_is_optional_and_its_token_may_come_later_K28():
+    game, r = wizard(7)
+    play(game, RED, 4, *r[5])                      # no Wizard: no second 4
+    assert refused(game, P(RED, 4, *r[6])) == "play.limit"
+    game, r = wizard(7)
+    play(game, RED, 4, *r[5], chip="wizard")
+    play(game, RED, 0, *r[6])                      # the Pub in between
+    assert refused(game, P(RED, 2, *r[7])) == "play.limit"    # the same face value only
+    play(game, RED, 4, *r[7])
+    assert [token(game, *r[i]) for i in (5, 6, 7)] == [(RED, 4, "wizard"), (RED, 0, None), (RED, 4, None)]
+    game, r = wizard(7)
+    play(game, RED, 4, *r[5], chip="wizard")       # the chip without using the second token
+    end_turn(game, RED)
+    assert game.to_move == [BLUE] and token(game, *r[5]) == (RED, 4, "wizard")
+    assert pvar(game, "chips")[RED] == [] and "wizard" not in game.state.vars["chip_supply"]
+
+
+def test_wizard_at_the_cemetery_keeps_the_limit_of_two_K28():
+    game, r = wizard(4)
+    play(game, RED, 4, *r[5], chip="wizard")
+    play(game, RED, 4, *r[6])
+    assert game.to_move == [BLUE]                  # two tokens: the turn is over
+    assert token(game, *r[6]) == (RED, 4, None) and token(game, *r[7]) is None
+
+
+# ── the Merchant (§6, K12) ───────────────────────────────────────────────────
+
+def object_5(players, tokens, last, held):
+    r = ring(5)
+    game = position(players, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(5),
+                    hands={last: [held, 2, 3, 3, 4, 5]}, start=last)
+    play(game, last, held, *r[len(tokens)])
+    return game
+
+
+def test_object_5_gives_the_guild_master_and_the_merchant():
+    tokens = [(RED, 4), (RED, 4), (BLUE, 2), (BLUE, 2), (BLUE, 1), (GREEN, 1), (GREEN, 1), (GREEN, 1), (YELLOW, 1)]
+    game = object_5(4, tokens, YELLOW, 1)
+    assert game.scores == [3, 2, 2, 0]             # Red 8, Blue 5, Green 3, Yellow 2 (3/2/2)
+    assert pvar(game, "chips") == [["guild_master"], ["merchant"], [], []]
+
+
+def test_merchant_not_awarded_with_two_players_K12():
+    tokens = [(ANNA, 4), (ANNA, 4)] + [(BORIS, 2), (BORIS, 2)] + [(BORIS, 1)] * 5
+    game = object_5(2, tokens, BORIS, 1)
+    assert game.scores == [0, 3]                   # Boris 10, Anna 8: one paid place
+    assert pvar(game, "chips") == [[], ["guild_master"]]
+    assert game.state.vars["chip_supply"] == ["merchant", "sorceress"] or "merchant" in game.state.vars["chip_supply"]
+    assert "merchant" in game.state.vars["chip_supply"]
+
+
+# ── KG-11 the Sorceress (§6, K17, K27) ──────────────────────────────────────
+
+def sorceress(tokens, hand=(1, 1, 2, 2, 3, 3)):
+    """Object 10 current; Red holds the Sorceress; his chip-free 4 lies in object 7's ring only."""
+    r7, r = ring(7), ring(10)
+    table = [(*r7[0], RED, 4), (*r7[1], RED, 2, "merchant"), (*r7[2], BLUE, 2)]
+    table += [(*c, *t) for c, t in zip(r, tokens)]
+    return position(4, tokens=table, objects=laid(10), chips={RED: ["sorceress"]},
+                    hands={RED: list(hand), BLUE: [5, "D", 1, 2, 3, 3]}), r7, r
+
+
+def test_sorceress_moves_a_token_to_object_10_KG_11():
+    tokens = [(BLUE, 2)] + [(BLUE, 1)] * 5 + [(GREEN, 3)]     # Blue 7, Green 3 at r[0…6]
+    game, r7, r = sorceress(tokens)
+    bewitch(game, RED, r7[0], r[7])
+    assert token(game, *r7[0]) is None and token(game, *r[7]) == (RED, 4, "sorceress")
+    assert pvar(game, "chips")[RED] == []
+    assert refused(game, Move(RED, "end_turn", {})) == "end_turn.played_one"   # still one from hand
+    play(game, RED, 1, *r[8])
+    end_turn(game, RED)
+    assert refused(game, P(BLUE, 5, *r[7])) == "play.room"        # protected
+    assert refused(game, D(BLUE, *r[7])) == "dragon.target"
+    play(game, BLUE, 1, *r[9])                     # Blue 8, Red {4, 1} = 5, Green 3 (7/4/2)
+    assert game.scores == [4, 7, 2, 0]
+    assert game.is_over and game.winners == [BLUE]
+
+
+@pytest.mark.parametrize("source, rule", [
+    ("inside", "bewitch.own"), ("chip", "bewitch.own"), ("blue", "bewitch.own"), ("taken", "bewitch.free_cell"),
+])
+def test_sorceress_refusals_K17(source, rule):
+    tokens = [(BLUE, 2), (RED, 1)]
+    game, r7, r = sorceress(tokens)
+    src = {"inside": r[1], "chip": r7[1], "blue": r7[2], "taken": r7[0]}[source]
+    target = r[0] if source == "taken" else r[5]
+    assert refused(game, Move(RED, "bewitch", {"source": xy(*src), "target": xy(*target)})) == rule
+
+
+def test_sorceress_needs_the_chip():
+    tokens = [(BLUE, 2)]
+    game, r7, r = sorceress(tokens)
+    end = Move(BLUE, "bewitch", {"source": xy(*r[0]), "target": xy(*r[5])})
+    play(game, RED, 1, *r[5])
+    end_turn(game, RED)
+    assert refused(game, Move(BLUE, "bewitch", {"source": xy(*r7[2]), "target": xy(*r[6])})) == "bewitch.holds"
+    assert end.player == BLUE
+
+
+K27_TOKENS = [(RED, 1), (BLUE, 4), (BLUE, 1)] + [(GREEN, 1)] * 5 + [(YELLOW, 0)]
+
+
+def test_sorceress_fills_the_last_cell_of_object_10_K27():
+    game, r7, r = sorceress(K27_TOKENS)
+    bewitch(game, RED, r7[0], r[9])                # Red {1, 4} = 5 = Blue = Green; Red placed last
+    assert game.scores == [2, 7, 4, 0]
+    assert game.is_over and game.winners == [BLUE]
+    assert len(game.state.zones[f"hand#{RED}"]) == 6
+
+
+def test_sorceress_filling_the_last_cell_places_the_next_object_K27():
+    """A built position (in play the Sorceress only acts at object 10): object 7, the same ring."""
+    r5, r = ring(5), ring(7)
+    table = [(*r5[0], RED, 4)] + [(*c, *t) for c, t in zip(r, K27_TOKENS)]
+    game = position(4, tokens=table, objects=laid(7), chips={RED: ["sorceress"]})
+    hand = list(game.state.zones[f"hand#{RED}"])
+    bewitch(game, RED, r5[0], r[9])
+    assert game.scores == [1, 6, 3, 0]             # 6/3/1, Red loses every tie
+    assert game.state.vars["last_placer"] == RED
+    assert game.to_move == [RED] and {m.action for m in game.all_legal_moves()} == {"put_object"}
+    put_object(game, RED, r[9][0] + 1, r[9][1], "east")
+    assert current_number(game) == 8 and game.to_move == [BLUE]
+    assert game.state.zones[f"hand#{RED}"] == hand              # no token from the hand was played
+
+
+# ── KG-8 completing an object and placing the next one (§5, §8) ─────────────
+
+KG8 = [(2, -1, RED, 1), (2, 0, RED, 2), (-1, -1, BLUE, 4), (0, -1, BLUE, 1), (1, -1, GREEN, 2),
+       (-1, 0, GREEN, 1), (-1, 1, YELLOW, 1), (0, 1, YELLOW, 1), (1, 1, YELLOW, 0)]
+
+
+def kg8():
+    game = position(4, tokens=KG8, hands={RED: [1, 1, 1, 2, 2, 3]})
+    play(game, RED, 1, 2, 1)
+    return game
+
+
+def test_completing_the_palace_stops_play_KG_8():
+    game = kg8()
+    assert game.scores == [2, 2, 1, 0]             # Blue 5, Red 4, Green 3, Yellow 2 (2/2/1)
+    assert pvar(game, "chips") == [[], ["king"], [], []]
+    assert values(game, f"hand#{RED}") == [1, 1, 2, 2, 3]        # the other two 1s stay in hand
+    assert game.to_move == [RED] and {m.action for m in game.all_legal_moves()} == {"put_object"}
+    assert next_number(game) == 2
+
+
+def test_placing_object_2_KG_8():
+    game = kg8()
+    stack = len(game.state.zones[f"stack#{RED}"])
+    assert refused(game, Move(RED, "put_object", {"at": xy(3, 2), "way": "east"})) == "put_object.touching"
+    assert refused(game, Move(RED, "put_object", {"at": xy(2, 0), "way": "east"})) == "put_object.empty"
+    put_object(game, RED, 3, 0, "south")
+    assert current_number(game) == 2
+    assert game.state.pieces[game.state.vars["current"]]["cells"] == [xy(3, 0), xy(3, 1)]
+    assert game.state.tables["object_at"][xy(3, 0)] == 2 and game.state.tables["object_at"][xy(3, 1)] == 2
+    assert ring_of(3, 0, "south") == sorted([(2, -1), (3, -1), (4, -1), (2, 0), (4, 0), (2, 1), (4, 1), (2, 2),
+                                            (3, 2), (4, 2)], key=lambda c: (c[1], c[0]))
+    assert ring_tokens(game, ring_of(3, 0, "south")) == {(2, -1): (RED, 1, None), (2, 0): (RED, 2, None),
+                                                         (2, 1): (RED, 1, None)}
+    assert game.to_move == [BLUE]
+    assert len(game.state.zones[f"hand#{RED}"]) == 6 and len(game.state.zones[f"stack#{RED}"]) == stack - 1
+
+
+# ── KG-9 the end and the final tie (§9, K19, K20) ───────────────────────────
+
+def test_game_ends_when_one_player_has_tokens_KG_9():
+    r = ring(6)
+    tokens = [(BLUE, 4), (BLUE, 1), (RED, 2), (RED, 2), (RED, 1), (GREEN, 1), (GREEN, 1), (GREEN, 1), (GREEN, 0)]
+    game = position(3, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(6),
+                    hands={RED: [4, 4, 4], BLUE: [1], GREEN: []}, stacks={RED: 0, BLUE: 0, GREEN: 0},
+                    scores={RED: 11, BLUE: 10, GREEN: 10}, start=BLUE,
+                    won={RED: [2, 3, 4, 0, 2], BLUE: [2, 3, 2, 3, 0], GREEN: [0, 1, 2, 4, 3]})
+    play(game, BLUE, 1, *r[9])                     # Blue 6, Red 5, Green 3 at the Garrison (4/3/2)
+    assert game.scores == [14, 14, 10]
+    assert game.is_over and game.to_move == []
+    assert game.winners == [BLUE]                  # 4 against Red's 3 at object 6
+
+
+def test_final_tie_goes_back_object_by_object_K20():
+    tokens = [(RED, 4), (RED, 4), (BLUE, 2), (BLUE, 2), (BLUE, 1), (GREEN, 1), (GREEN, 1), (GREEN, 1), (YELLOW, 1)]
+    r = ring(5)
+    game = position(4, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(5),
+                    hands={RED: [3], BLUE: [], GREEN: [], YELLOW: [1]}, stacks={p: 0 for p in range(4)},
+                    scores={BLUE: 6, GREEN: 6}, start=YELLOW,
+                    won={RED: [0, 0, 0, 0], BLUE: [2, 4, 0, 0], GREEN: [2, 0, 4, 0], YELLOW: [0, 0, 0, 0]})
+    play(game, YELLOW, 1, *r[9])                   # Blue 2nd and Green 3rd both +2 (3/2/2)
+    assert game.scores == [3, 8, 8, 0]
+    assert game.is_over and game.winners == [GREEN]          # 4 at object 3 beats Blue's 0
+
+
+def test_final_tie_shared_K20():
+    tokens = [(RED, 4), (RED, 1), (BLUE, 4), (BLUE, 1), (GREEN, 1), (GREEN, 1), (GREEN, 1), (GREEN, 0),
+              (RED, 1)]
+    game = position(3, tokens=[(*c, *t) for c, t in zip(PALACE_RING, tokens)],
+                    hands={RED: [], BLUE: [1], GREEN: [3]}, stacks={p: 0 for p in range(3)}, start=BLUE)
+    play(game, BLUE, 1, *PALACE_RING[9])           # Red 6 and Blue 6, 2/2/1 with 2 paid places
+    assert game.scores == [2, 2, 0]
+    assert game.is_over and game.winners == [RED, BLUE]
+
+
+# ── KG-10 two players (§4, K12) ─────────────────────────────────────────────
+
+def colour_at(game, x, y):
+    return game.state.pieces[game.state.zones[f"place#{xy(x, y)}"][0]]["colour"]
+
+
+def test_two_players_mix_colours_KG_10():
+    game = position(2, hands={ANNA: [(1, "red"), (1, "blue"), (1, "red"), 2, 2, 3]})
+    for c in PALACE_RING[:3]:
+        play(game, ANNA, 1, *c)
+    assert [colour_at(game, *c) for c in PALACE_RING[:3]] == ["red", "blue", "red"]
+    assert [token(game, *c) for c in PALACE_RING[:3]] == [(ANNA, 1, None)] * 3
+
+
+def test_two_players_tie_lost_by_the_last_placer_KG_10():
+    r = ring(10)
+    tokens = [(ANNA, 4), (ANNA, 4)] + [(BORIS, 2), (BORIS, 2)] + [(BORIS, 1)] * 5
+    game = position(2, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(10),
+                    hands={ANNA: [1, 2, 3, 3, 5, 0]})
+    play(game, ANNA, 1, *r[9])                     # Anna 9, Boris 9 at object 10 (7/4/2)
+    assert game.scores == [0, 7]
+    assert game.is_over and game.winners == [BORIS]
+
+
+def test_two_players_one_pub_and_one_dragon_a_turn_K29():
+    r = ring(7)
+    game = position(2, tokens=[(*r[0], BORIS, 1), (*r[1], BORIS, 2)], objects=laid(7),
+                    hands={ANNA: [0, 0, "D", "D", 1, 2]})
+    play(game, ANNA, 0, *r[5])
+    assert refused(game, P(ANNA, 0, *r[6])) == "play.limit"
+    dragon(game, ANNA, *r[0])
+    assert refused(game, D(ANNA, *r[1])) == "dragon.limit"
+    game = position(2, objects=laid(4), hands={ANNA: [0, 0, "D", "D", 1, 2]})
+    play(game, ANNA, 0, *ring(4)[0])
+    play(game, ANNA, 0, *ring(4)[1])               # at the Cemetery any two tokens
+    assert [token(game, *c) for c in ring(4)[:2]] == [(ANNA, 0, None)] * 2 and game.to_move == [BORIS]
+
+
+def test_two_players_never_cover_nor_dragon_their_own_colours():
+    r = ring(7)
+    game = position(2, tokens=[(*r[0], ANNA, 2, None, "blue")], objects=laid(7),
+                    hands={ANNA: [(4, "red"), ("D", "red"), 1, 1, 2, 3]})
+    assert refused(game, P(ANNA, 4, *r[0])) == "play.room"
+    assert refused(game, D(ANNA, *r[0])) == "dragon.target"
