@@ -234,7 +234,7 @@ def play_set(game, cells, plays):
 
 @pytest.mark.parametrize("n, plays", [
     (1, [1]), (1, [1, 1, 1]), (1, [4]), (1, [0]), (1, ["D"]), (1, [4, 0]), (1, [1, 1, 1, 0, "D"]),
-    (4, [4, 1]), (4, [1, 0]), (4, ["D"]), (4, [1, 1]),
+    (4, [4, 1]), (4, [1, 0]), (4, ["D"]), (4, [1, 1]), (4, [4, "D"]),
     (6, [1]), (6, [4]), (6, [4, 0]), (6, [1, "D"]),
 ])
 def test_legal_plays_KG_1(n, plays):
@@ -581,8 +581,7 @@ def test_merchant_not_awarded_with_two_players_K12():
     game = object_5(2, tokens, BORIS, 1)
     assert game.scores == [0, 3]                   # Boris 10, Anna 8: one paid place
     assert pvar(game, "chips") == [[], ["guild_master"]]
-    assert game.state.vars["chip_supply"] == ["merchant", "sorceress"] or "merchant" in game.state.vars["chip_supply"]
-    assert "merchant" in game.state.vars["chip_supply"]
+    assert game.state.vars["chip_supply"] == ["king", "bishop", "wizard", "merchant", "sorceress"]
 
 
 # ── KG-11 the Sorceress (§6, K17, K27) ──────────────────────────────────────
@@ -626,11 +625,9 @@ def test_sorceress_refusals_K17(source, rule):
 def test_sorceress_needs_the_chip():
     tokens = [(BLUE, 2)]
     game, r7, r = sorceress(tokens)
-    end = Move(BLUE, "bewitch", {"source": xy(*r[0]), "target": xy(*r[5])})
     play(game, RED, 1, *r[5])
     end_turn(game, RED)
     assert refused(game, Move(BLUE, "bewitch", {"source": xy(*r7[2]), "target": xy(*r[6])})) == "bewitch.holds"
-    assert end.player == BLUE
 
 
 K27_TOKENS = [(RED, 1), (BLUE, 4), (BLUE, 1)] + [(GREEN, 1)] * 5 + [(YELLOW, 0)]
@@ -778,3 +775,238 @@ def test_two_players_never_cover_nor_dragon_their_own_colours():
                     hands={ANNA: [(4, "red"), ("D", "red"), 1, 1, 2, 3]})
     assert refused(game, P(ANNA, 4, *r[0])) == "play.room"
     assert refused(game, D(ANNA, *r[0])) == "dragon.target"
+
+
+# ── §7 ties with every seat as the last placer ──────────────────────────────
+
+TIED = {4: {0: [5], 1: [4, 1], 2: [3, 2], 3: [1, 1, 1, 1, 1]},          # 5 each, 10 cells
+        3: {0: [4, 1, 0], 1: [2, 1, 1, 1, 0], 2: [3, 2]}}
+
+
+@pytest.mark.parametrize("players, last", [(4, s) for s in range(4)] + [(3, s) for s in range(3)])
+def test_ties_go_clockwise_after_the_last_placer(players, last):
+    """Object 3 (black, 4/3/2, the Wizard to 1st): everybody has 5; `last` plays his first token
+    on the last free cell. Order: the seats after him clockwise, then him."""
+    r = ring(3)
+    tokens = [(p, v) for p in range(players) for v in TIED[players][p]]
+    held = (last, TIED[players][last][0])
+    tokens.remove(held)
+    game = position(players, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(3),
+                    hands={last: [held[1], 2, 3, 4]}, start=last)
+    play(game, last, held[1], *r[9])
+    order = [(last + k) % players for k in range(1, players)] + [last]
+    points = [4, 3, 2][:players - 1] + [0]
+    expected = [0] * players
+    for seat, pts in zip(order, points):
+        expected[seat] = pts
+    assert game.scores == expected
+    assert [c == ["wizard"] for c in pvar(game, "chips")] == [s == order[0] for s in range(players)]
+    assert game.to_move == [last]
+
+
+# ── §5.1 covering ───────────────────────────────────────────────────────────
+
+def covering(n=7, hand=(4, 2, 1, 0, 5, "D"), chips=None):
+    """Object n at far(n): Blue's 2, 4, 1 and Red's own 1 in the ring."""
+    r = ring(n)
+    table = [(*r[0], BLUE, 2), (*r[1], BLUE, 4), (*r[2], BLUE, 1), (*r[3], RED, 1)]
+    return position(4, tokens=table, objects=laid(n), hands={RED: list(hand)}, chips=chips), r
+
+
+def test_covering_at_a_black_object_removes_the_covered_token():
+    game, r = covering()
+    play(game, RED, 5, *r[1])
+    assert token(game, *r[1]) == (RED, 5, None) and removed(game) == [(BLUE, 4)]
+    assert len(game.state.zones[f"place#{xy(*r[1])}"]) == 1
+
+
+@pytest.mark.parametrize("n", [2, 5, 9], ids=["white2", "white5", "white9"])
+def test_no_covering_at_a_white_object(n):
+    game, r = covering(n)
+    assert refused(game, P(RED, 5, *r[2])) == "play.room"
+
+
+def test_no_covering_own_token():
+    game, r = covering()
+    assert refused(game, P(RED, 4, *r[3])) == "play.room"
+    assert refused(game, D(RED, *r[3])) == "dragon.target"
+
+
+def test_covering_needs_a_strictly_higher_face_value():
+    game, r = covering()
+    assert refused(game, P(RED, 2, *r[0])) == "play.room"     # 2 on 2
+    play(game, RED, 4, *r[0])                                 # 4 on 2
+    assert token(game, *r[0]) == (RED, 4, None)
+
+
+def test_the_barracks_are_never_covered():
+    r = ring(10)
+    game = position(4, tokens=[(*r[0], BLUE, 3)], objects=laid(10), hands={RED: [5, 4, "D", 1, 1, 2]})
+    assert refused(game, P(RED, 5, *r[0])) == "play.room"
+    assert refused(game, D(RED, *r[0])) == "dragon.target"
+
+
+def test_guild_master_plus_2_counts_for_covering_K15():
+    game, r = covering(chips={RED: ["guild_master"]})
+    assert refused(game, P(RED, 2, *r[1], chip="guild_master")) == "play.room"     # 4 is not above 4
+    play(game, RED, 2, *r[0], chip="guild_master")                               # 4 above 2
+    assert token(game, *r[0]) == (RED, 2, "guild_master") and removed(game) == [(BLUE, 2)]
+    game, r = covering(hand=(1, 1, 0, 3, 4, 5), chips={RED: ["guild_master"]})
+    assert refused(game, P(RED, 1, *r[0])) == "play.room"
+    play(game, RED, 1, *r[0], chip="guild_master")                               # 3 above 2
+    assert token(game, *r[0]) == (RED, 1, "guild_master")
+
+
+def test_the_pub_never_covers_K31():
+    game, r = covering(chips={RED: ["guild_master"]})
+    assert refused(game, P(RED, 0, *r[2], chip="guild_master")) == "play.room"   # 0 + 2 > 1, still no
+    assert refused(game, P(RED, 0, *r[2])) == "play.room"
+    assert token(game, *r[2]) == (BLUE, 1, None)
+
+
+def test_bishop_does_not_change_values_for_covering():
+    r = ring(7)
+    game = position(4, tokens=[(*r[0], BLUE, 2), (*r[1], GREEN, 1, "bishop")], objects=laid(7),
+                    hands={RED: [4, 1, 1, 2, 3, 3]})
+    assert refused(game, P(RED, 2, *r[0])) == "play.room"
+    play(game, RED, 4, *r[0])
+    assert removed(game) == [(BLUE, 2)]
+
+
+# ── §5.4 the Cemetery ───────────────────────────────────────────────────────
+
+def test_cemetery_two_high_tokens():
+    r = ring(4)
+    game = position(4, objects=laid(4), hands={RED: [4, 5, 1, 1, 0, "D"]})
+    play(game, RED, 4, *r[0])
+    play(game, RED, 5, *r[1])
+    assert [token(game, *c) for c in r[:2]] == [(RED, 4, None), (RED, 5, None)]
+    assert game.to_move == [BLUE]
+
+
+def test_cemetery_dragon_counts_toward_the_two():
+    r = ring(4)
+    game = position(4, tokens=[(*r[0], BLUE, 2)], objects=laid(4), hands={RED: [4, 5, 1, 1, 0, "D"]})
+    dragon(game, RED, *r[0])
+    assert game.to_move == [RED]
+    play(game, RED, 1, *r[1])
+    assert game.to_move == [BLUE] and removed(game) == [(BLUE, 2), (RED, 9)]
+    assert token(game, *r[2]) is None
+
+
+# ── §9 the end ──────────────────────────────────────────────────────────────
+
+def test_nobody_has_tokens_the_current_object_is_not_scored():
+    r = ring(3)
+    game = position(3, tokens=[(*r[0], BLUE, 4)], objects=laid(3), hands={RED: [1], BLUE: [], GREEN: []},
+                    stacks={p: 0 for p in range(3)}, scores={RED: 5, BLUE: 7, GREEN: 2})
+    play(game, RED, 1, *r[1])
+    assert game.is_over and game.to_move == []
+    assert game.scores == [5, 7, 2] and game.winners == [BLUE]
+    assert game.state.pieces[game.state.vars["current"]]["scored"] is False
+
+
+def test_a_dragon_alone_keeps_a_player_in_the_game_K32():
+    game = position(3, hands={RED: [1, 1, 1, 2, 2, 3], BLUE: ["D"], GREEN: [1, 1, 1, 2, 2, 3]},
+                    stacks={BLUE: 0})
+    play(game, RED, 1, *PALACE_RING[0])
+    end_turn(game, RED)
+    assert game.to_move == [BLUE]
+    gone = len(removed(game))                      # Blue's cut stack
+    dragon(game, BLUE, *PALACE_RING[0])
+    assert removed(game)[gone:] == [(RED, 1), (BLUE, 9)]
+    assert game.to_move == [GREEN]                 # Blue has nothing left to play
+
+
+def test_a_player_without_tokens_is_skipped():
+    game = position(3, hands={RED: [1, 1, 2, 2, 3, 3], BLUE: [], GREEN: [1, 1, 2, 2, 3, 3]}, stacks={BLUE: 0})
+    play(game, RED, 1, *PALACE_RING[0])
+    end_turn(game, RED)
+    assert game.to_move == [GREEN]
+    play(game, GREEN, 1, *PALACE_RING[1])
+    end_turn(game, GREEN)
+    assert game.to_move == [RED]                   # round the table, Blue again skipped
+
+
+BLOCKERS = {2: (40, -3, "east"), 3: (40, 3, "east"), 4: (37, -1, "south"), 5: (44, -1, "south")}
+
+
+def blocked(o5):
+    """Object 6 on (40,0)-(41,0), 9 ring cells filled; objects 2–5 lie one cell beyond the cells
+    next to its ring, so that any new object touching its tokens has an object around it."""
+    objects = {**BLOCKERS, 5: o5, 6: (40, 0, "east")}
+    r = ring_of(40, 0, "east")
+    tokens = [(RED, 4), (RED, 1), (BLUE, 2), (BLUE, 1), (GREEN, 2), (GREEN, 1), (YELLOW, 1), (YELLOW, 1), (YELLOW, 0)]
+    game = position(4, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=objects,
+                    hands={RED: [1, 1, 2, 2, 3, 3]})
+    play(game, RED, 1, *r[9])
+    return game
+
+
+def test_no_legal_position_for_the_next_object_ends_the_game_K26():
+    game = blocked(BLOCKERS[5])
+    assert game.scores == [4, 3, 2, 0]             # Red 6, Blue 3, Green 3, Yellow 2 (4/3/2)
+    assert game.is_over and game.to_move == [] and game.winners == [RED]
+    assert next_number(game) == 7 and len(game.state.zones["objects"]) == 4
+
+
+def test_with_one_side_open_the_next_object_goes_there():
+    game = blocked(far(5))
+    assert not game.is_over and game.to_move == [RED]
+    spots = {(m.args["at"], m.args["way"]) for m in moves_of(game, "put_object")}
+    assert spots and all(int(at.strip("()").split(",")[1]) >= 43 for at, _ in spots)
+    assert (xy(43, 0), "south") in spots
+
+
+# ── §8 the next object ──────────────────────────────────────────────────────
+
+def test_a_corner_only_is_not_touching():
+    game = kg8()
+    assert refused(game, Move(RED, "put_object", {"at": xy(3, 2), "way": "south"})) == "put_object.touching"
+    assert refused(game, Move(RED, "put_object", {"at": xy(-2, 2), "way": "south"})) == "put_object.touching"
+    put_object(game, RED, -2, 1, "south")           # (-2,1) shares a side with (-1,1)
+    assert current_number(game) == 2
+
+
+def test_an_enclosed_hole_is_refused_K26():
+    """The two-cell hole (0,2)-(1,2) under the Palace, all ten cells around it taken."""
+    outside = [(-1, 2, GREEN, 1), (2, 2, GREEN, 1), (-1, 3, YELLOW, 1), (0, 3, YELLOW, 1), (1, 3, YELLOW, 2),
+               (2, 3, YELLOW, 2)]
+    palace = [(c, t) for c, t in zip(PALACE_RING[1:], [(BLUE, 4), (BLUE, 1), (GREEN, 2), (GREEN, 1), (RED, 2),
+                                                       (BLUE, 1), (RED, 1), (BLUE, 1), (GREEN, 1)])]
+    game = position(4, tokens=outside + [(*c, *t) for c, t in palace], hands={RED: [1, 1, 2, 2, 3, 3]})
+    play(game, RED, 1, *PALACE_RING[0])
+    assert ring_tokens(game, ring_of(0, 2, "east")).keys() == set(ring_of(0, 2, "east"))
+    assert refused(game, Move(RED, "put_object", {"at": xy(0, 2), "way": "east"})) == "put_object.room"
+    put_object(game, RED, 3, 0, "south")
+    assert current_number(game) == 2
+
+
+def test_no_object_around_the_new_one_K4():
+    """Object 2's ring lacks its corner (14,21) (a hole as the Sorceress would leave); object 3 is
+    completed; object 4 on (14,21)-(15,21) would have object 2's cell (13,20) around it."""
+    r2, r3 = ring(2), ring(3)
+    filler = [(RED, 1), (RED, 2), (BLUE, 1), (BLUE, 2), (GREEN, 1), (GREEN, 2), (YELLOW, 1), (YELLOW, 2), (RED, 1)]
+    table = [(*c, *t) for c, t in zip(r2[:9], filler)] + [(*c, *t) for c, t in zip(r3[:9], filler)]
+    game = position(4, tokens=table, objects=laid(3), hands={RED: [1, 1, 2, 3, 3, 4]})
+    play(game, RED, 1, *r3[9])
+    assert r2[9] == (14, 21) and token(game, 14, 21) is None
+    assert refused(game, Move(RED, "put_object", {"at": xy(14, 21), "way": "east"})) == "put_object.apart"
+    put_object(game, RED, 16, 18, "east")           # above object 3's ring, touching (17,19)
+    assert current_number(game) == 3 + 1
+
+
+# ── §5 turn structure ───────────────────────────────────────────────────────
+
+def test_refill_to_six_as_far_as_the_stack_goes():
+    game = position(4, hands={RED: [1, 1, 1, 2, 2, 3]}, stacks={RED: 4, BLUE: 1},
+                    tokens=[])
+    for c in PALACE_RING[:3]:
+        play(game, RED, 1, *c)
+    assert game.to_move == [BLUE]                  # 2, 2, 3 left: nothing more to play
+    assert len(game.state.zones[f"hand#{RED}"]) == 6 and len(game.state.zones[f"stack#{RED}"]) == 1
+    hand = values(game, f"hand#{BLUE}")
+    v = [x for x in hand if x != 9][0]
+    play(game, BLUE, v, *PALACE_RING[3])
+    finish(game, BLUE)
+    assert len(game.state.zones[f"hand#{BLUE}"]) == 6 and len(game.state.zones[f"stack#{BLUE}"]) == 0
