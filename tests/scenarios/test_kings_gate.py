@@ -785,15 +785,21 @@ TIED = {4: {0: [5], 1: [4, 1], 2: [3, 2], 3: [1, 1, 1, 1, 1]},          # 5 each
 
 @pytest.mark.parametrize("players, last", [(4, s) for s in range(4)] + [(3, s) for s in range(3)])
 def test_ties_go_clockwise_after_the_last_placer(players, last):
-    """Object 3 (black, 4/3/2, the Wizard to 1st): everybody has 5; `last` plays his first token
-    on the last free cell. Order: the seats after him clockwise, then him."""
+    """Object 3 (black, 4/3/2, the Wizard to 1st): everybody will have 5. The seat before `last`
+    starts and plays his first token, then `last` plays his first token on the last free cell.
+    Order: the seats after `last` clockwise, then `last`."""
     r = ring(3)
+    prev = (last - 1) % players
     tokens = [(p, v) for p in range(players) for v in TIED[players][p]]
-    held = (last, TIED[players][last][0])
-    tokens.remove(held)
+    held = {q: (q, TIED[players][q][0]) for q in (prev, last)}
+    for t in held.values():
+        tokens.remove(t)
     game = position(players, tokens=[(*c, *t) for c, t in zip(r, tokens)], objects=laid(3),
-                    hands={last: [held[1], 2, 3, 4]}, start=last)
-    play(game, last, held[1], *r[9])
+                    hands={q: [t[1], 2, 3, 4] for q, t in held.items()}, start=prev)
+    play(game, prev, held[prev][1], *r[8])
+    finish(game, prev)
+    assert game.to_move == [last] and game.scores == [0] * players
+    play(game, last, held[last][1], *r[9])
     order = [(last + k) % players for k in range(1, players)] + [last]
     points = [4, 3, 2][:players - 1] + [0]
     expected = [0] * players
@@ -801,7 +807,7 @@ def test_ties_go_clockwise_after_the_last_placer(players, last):
         expected[seat] = pts
     assert game.scores == expected
     assert [c == ["wizard"] for c in pvar(game, "chips")] == [s == order[0] for s in range(players)]
-    assert game.to_move == [last]
+    assert game.state.vars["last_placer"] == last and game.to_move == [last]
 
 
 # ── §5.1 covering ───────────────────────────────────────────────────────────
