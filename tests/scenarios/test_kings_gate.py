@@ -865,8 +865,8 @@ def test_guild_master_plus_2_counts_for_covering_K15():
 
 def test_the_pub_never_covers_K31():
     game, r = covering(chips={RED: ["guild_master"]})
-    assert refused(game, P(RED, 0, *r[2], chip="guild_master")) == "play.room"   # 0 + 2 > 1, still no
-    assert refused(game, P(RED, 0, *r[2])) == "play.room"
+    assert refused(game, P(RED, 0, *r[2], chip="guild_master")) == "play.no_pub_cover"   # 0 + 2 > 1, still no
+    assert refused(game, P(RED, 0, *r[2])) == "play.no_pub_cover"
     assert token(game, *r[2]) == (BLUE, 1, None)
 
 
@@ -997,7 +997,7 @@ def test_no_object_around_the_new_one_K4():
     game = position(4, tokens=table, objects=laid(3), hands={RED: [1, 1, 2, 3, 3, 4]})
     play(game, RED, 1, *r3[9])
     assert r2[9] == (14, 21) and token(game, 14, 21) is None
-    assert refused(game, Move(RED, "put_object", {"at": xy(14, 21), "way": "east"})) == "put_object.apart"
+    assert refused(game, Move(RED, "put_object", {"at": xy(14, 21), "way": "east"})) == "put_object.empty"
     put_object(game, RED, 16, 18, "east")           # above object 3's ring, touching (17,19)
     assert current_number(game) == 3 + 1
 

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ..fuzz import FuzzReport, fuzz
+from ..fuzz import FuzzReport, corpus_errors, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
 from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
@@ -22,6 +22,38 @@ def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
             raise click.BadParameter(f"{rules.title} is for {rules.min_players}–{rules.max_players} players, "
                                      f"not {n}", param_hint="'--players'")
     return sorted(set(given)) or list(allowed)
+
+
+def corpus_folder(path: Path, rules) -> Path:
+    """Where a ruleset's own corpus lives: `corpus/<game name>/` beside its file."""
+    return Path(path).parent / "corpus" / rules.name
+
+
+def _corpus(given: tuple[Path, ...], path: Path, rules, use_default: bool) -> list:
+    """The logs of the corpus: each file given, each `*.json` of each folder given, and the
+    ruleset's own folder (unless --no-corpus); refused whole (exit 2) if one cannot serve."""
+    from .errors import fail_input
+    from .replay import read_log_file
+    sources = list(given)
+    own = corpus_folder(path, rules)
+    if use_default and own.is_dir() and not given:
+        sources.append(own)
+    files = []
+    for source in sources:
+        if source.is_dir():
+            files.extend(sorted(source.glob("*.json")))
+        else:
+            files.append(source)
+    logs = {}
+    for file in files:
+        data, log = read_log_file(file)
+        if log is None:
+            fail_input(f"{file}: a saved game, not a log: a corpus holds logs (seed and moves)")
+        logs[str(file)] = log
+    wrong = corpus_errors(rules, logs)
+    if wrong:
+        fail_input("corpus: " + "; ".join(wrong))
+    return list(logs.values())
 
 
 def _print_report(report: FuzzReport, ruleset: str, show_all: bool) -> None:
@@ -82,12 +114,16 @@ def _print_report(report: FuzzReport, ruleset: str, show_all: bool) -> None:
               show_default=True, help="Where the log of each shrunk failure is saved.")
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds spent shrinking each failure.")
+@click.option("--corpus", "corpus", type=click.Path(exists=True, path_type=Path), multiple=True,
+              help="A log, or a folder of logs, that every fourth game replays and goes on from "
+                   "(repeatable; default: the folder corpus/<game>/ beside the ruleset, if any).")
+@click.option("--no-corpus", is_flag=True, help="Do not use the ruleset's own corpus folder.")
 @click.option("--coverage", "show_all", is_flag=True, help="List every rule with its count, not only those never reached.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (failures and coverage) and nothing else.")
 @option_flag
 @rules_path_flag
 def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, address, failures_dir, shrink_time,
-                 show_all, as_json, options) -> None:
+                 corpus, no_corpus, show_all, as_json, options) -> None:
     """Play random and adversarial games and check every step; shrink and save what fails.
 
     Game i uses seed SEED+i, the player counts in turn and the policies random, rare
@@ -99,6 +135,10 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
     round trip; that a seat's observation shows nothing it may not see; and that the game ends
     within the ruleset's `ends within N moves` (10,000 when it states none). At the end of a
     game, replaying its log must give the same state.
+
+    A corpus (--corpus, or the folder corpus/<game>/ beside the ruleset) holds logs of games
+    that reach positions random play almost never meets; every fourth game replays one, with
+    every check, and goes on from its end with the rare policy.
 
     The first game failing each way is shrunk with Hypothesis to the fewest moves and players
     that still fail, saved in --failures-dir, and printed with the check that failed and the
@@ -119,12 +159,13 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
     checked_backend(backend, address)
     path, rules = load_ruleset(ruleset)
     counts = _player_counts(rules, players)
+    logs = _corpus(corpus, path, rules, not no_corpus)
     show_progress = not as_json and make_console(stderr=True).is_terminal
     with progress_bar(safe(f"fuzzing {ruleset_label(rules, path)}"), games, enabled=show_progress) as update:
         report = fuzz(path, rules, games=games, seed=seed, players=counts, seconds=seconds, workers=workers,
                       backend=backend, address=address, options=option_values(options),
                       failures_dir=failures_dir, shrink_seconds=shrink_time, progress=update,
-                      limits=chosen_limits(), rules_path=rules_path())
+                      limits=chosen_limits(), rules_path=rules_path(), corpus=logs)
     if as_json:
         click.echo(json.dumps(report.model_dump(mode="json"), separators=(",", ":")))
     else:

@@ -27,7 +27,7 @@ from ..log import read_json
 from .errors import INPUT_EXIT, api_error, fail, fail_input, validation_message
 
 
-def _read_log(log_file: Path) -> tuple[dict, object]:
+def read_log_file(log_file: Path) -> tuple[dict, object]:
     """(the JSON object, the Log) of a log file, or (the object, None) for a saved game, which
     game_from_json checks whole. A log is a stranger's file: its size is checked before it is
     read, its depth before it is parsed."""
@@ -219,7 +219,7 @@ def replay(log_file: Path, ruleset: str | None, as_json: bool, any_version: bool
       regnum replay game.json
       regnum replay game.json --ruleset rulesets/variants/permanent_nobles.rules
     """
-    data, log = _read_log(log_file)
+    data, log = read_log_file(log_file)
     path, rules = _rules_of(log_file, data, ruleset, any_version, as_json)
     if log is None:
         game = _load_saved_game(log_file, rules, data, as_json)
@@ -306,7 +306,7 @@ def redact(log_file: Path, seat: int, output: Path | None, ruleset: str | None, 
     Example:
       regnum log redact game.json --seat 1 -o game.seat1.json
     """
-    data, log = _read_log(log_file)
+    data, log = read_log_file(log_file)
     if log is None:
         fail_input(f"{log_file}: this is a saved game, not a log: redact the game's log (`regnum play --log`)")
     if seat >= log.players:

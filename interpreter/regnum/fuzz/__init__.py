@@ -3,7 +3,9 @@ shrunk with Hypothesis and saved as logs that `regnum replay` reproduces, and ru
 
 Game i of a run seeded S uses seed S + i, the player count `players[i % len(players)]` and the
 policy `POLICIES[i % 3]` (playout.py), so any game can be rerun alone and the outcome does not
-depend on how the games were spread over workers. Games run on `backends.run_all` (processes,
+depend on how the games were spread over workers. With a corpus of saved games, every fourth
+game (i % 4 == 3) replays the next log of the corpus instead, with its seed and players, and
+goes on from its end with the rare policy seeded by S + i. Games run on `backends.run_all` (processes,
 or Ray); a failing game stops at its first failure, and the first game failing each way is
 shrunk, in the parent, after all games are in.
 """
@@ -31,15 +33,18 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
          seconds: float | None = None, workers: int | None = None, backend: str = "local",
          address: str | None = None, options: dict | None = None, failures_dir: Path | None = None,
          shrink_seconds: float = 60.0, settings: Settings | None = None, progress=None,
-         limits=None, rules_path: tuple = ()) -> FuzzReport:
-    """Fuzz `rules` (loaded from `path`, which the workers load again) and report."""
+         limits=None, rules_path: tuple = (), corpus: list[Log] = ()) -> FuzzReport:
+    """Fuzz `rules` (loaded from `path`, which the workers load again) and report. `corpus`:
+    saved games (full logs of this ruleset) that every fourth game replays and goes on from."""
     counts = players or list(range(rules.min_players, rules.max_players + 1))
     settings = settings or Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
     deadline = None if seconds is None else time.time() + seconds
-    items = [(i, counts[i % len(counts)], seed + i, POLICIES[i % len(POLICIES)]) for i in range(games)]
+    corpus = [log for log in corpus if log.players in counts]
+    items = [_item(i, counts, seed, corpus) for i in range(games)]
+    scripts = tuple([m.to_dict() for m in _moves_of(log)] for log in corpus)
     started = time.perf_counter()
     outcomes = _run(path, rules, items, settings, options, deadline, workers, backend, address,
-                    progress, limits, rules_path)
+                    progress, limits, rules_path, scripts)
     played = [o for o in outcomes if o is not None]
     elapsed = time.perf_counter() - started
     hits: dict[str, int] = {}
@@ -48,7 +53,7 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
             hits[key] = hits.get(key, 0) + n
     failures = _failures(rules, played, settings, options, failures_dir, shrink_seconds)
     steps = sum(o["steps"] for o in played)
-    policies = {p: sum(1 for o in played if o["policy"] == p) for p in POLICIES}
+    policies = {p: sum(1 for o in played if o["policy"] == p) for p in POLICIES + (("corpus",) if corpus else ())}
     return FuzzReport(ruleset=rules.variant or rules.name, games=len(played), steps=steps, seconds=round(elapsed, 3),
                       steps_per_second=round(steps / elapsed, 1) if elapsed > 0 else 0.0,
                       players=counts, policies=policies, failures=failures,
@@ -57,17 +62,45 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
 
 # ── playing the games ────────────────────────────────────────────────────────
 
-def _setup(path: str, settings: Settings, options, deadline, limits, rules_path):
+def _item(i: int, counts: list[int], seed: int, corpus: list[Log]) -> tuple:
+    """(index, players, game seed, policy, corpus log index or None, seed of the choices)."""
+    if corpus and i % 4 == 3:
+        k = (i // 4) % len(corpus)
+        return (i, corpus[k].players, corpus[k].seed, "corpus", k, seed + i)
+    return (i, counts[i % len(counts)], seed + i, POLICIES[i % len(POLICIES)], None, seed + i)
+
+
+def _moves_of(log: Log) -> list[Move]:
+    return [Move(m.player, m.action, dict(m.args)) for m in log.moves]
+
+
+def corpus_errors(rules, logs: dict) -> list[str]:
+    """Why a corpus log cannot serve: `logs` maps a name (a file) to its Log."""
+    wrong = []
+    for name, log in logs.items():
+        if log.seed is None:
+            wrong.append(f"{name}: a log written for one seat (no seed) cannot be replayed")
+        elif log.ruleset != rules.name:
+            wrong.append(f"{name}: a game of '{log.ruleset}', not of '{rules.name}'")
+        elif not rules.min_players <= log.players <= rules.max_players:
+            wrong.append(f"{name}: {log.players} players; {rules.title} is for "
+                         f"{rules.min_players}–{rules.max_players}")
+    return wrong
+
+
+def _setup(path: str, settings: Settings, options, deadline, limits, rules_path, scripts=()):
     from ..ruleset import load
-    return load(path, limits=limits, rules_path=list(rules_path) or None), settings, options, deadline
+    return (load(path, limits=limits, rules_path=list(rules_path) or None), settings, options, deadline,
+            [[Move.from_dict(m) for m in script] for script in scripts])
 
 
 def _work(context, item) -> dict | None:
-    rules, settings, options, deadline = context
-    index, players, game_seed, policy = item
+    rules, settings, options, deadline, scripts = context
+    index, players, game_seed, policy, script, pick_seed = item
     if deadline is not None and index > 0 and time.time() > deadline:
         return None   # the time budget is spent: this game is not played (the first always is)
-    return asdict(_plain(fuzz_game(rules, players, game_seed, policy, settings, options)))
+    moves = scripts[script] if script is not None else ()
+    return asdict(_plain(fuzz_game(rules, players, game_seed, policy, settings, options, moves, pick_seed)))
 
 
 def _plain(outcome):
@@ -77,9 +110,9 @@ def _plain(outcome):
 
 
 def _run(path, rules, items, settings, options, deadline, workers, backend, address, progress,
-         limits, rules_path) -> list:
+         limits, rules_path, scripts=()) -> list:
     if backend == "local" and (workers == 1 or len(items) <= 1):
-        context = (rules, settings, options, deadline)
+        context = (rules, settings, options, deadline, [[Move.from_dict(m) for m in s] for s in scripts])
         out = []
         for done, item in enumerate(items, 1):
             out.append(_work(context, item))
@@ -87,7 +120,7 @@ def _run(path, rules, items, settings, options, deadline, workers, backend, addr
                 progress(done, len(items))
         return out
     from ..backends import run_all
-    return run_all(_setup, (str(path), settings, options, deadline, limits, tuple(rules_path)), _work, items,
+    return run_all(_setup, (str(path), settings, options, deadline, limits, tuple(rules_path), scripts), _work, items,
                    workers=workers, backend=backend, address=address, progress=progress)
 
 

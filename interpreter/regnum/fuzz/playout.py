@@ -10,7 +10,12 @@ Three policies, chosen per game:
 - ``endgame``: adversarial, aimed at the end of the game: a random game is played unchecked to
   its end, then the game is taken back to a point in its last third and played again from
   there with the ``rare`` policy and every check, so that the end of the game — final scoring,
-  its tie-breaks, end conditions — is met again and again from different positions.
+  its tie-breaks, end conditions — is met again and again from different positions;
+- ``corpus``: a game of the corpus (saved logs, given by the user) is played again, move by
+  move with every check, then goes on with the ``rare`` policy: the positions a random game
+  almost never meets (a rule a ruling added for a corner case) are met in every run, and the
+  game explores on from them. A move of the log the rules no longer allow (the ruleset or
+  variant changed since it was saved) ends the replay there, and the policy takes over.
 
 A game is a pure function of (ruleset, players, seed, policy, options): the policy's choices
 and the checks' own draws (which wrong moves, which seat's observation) come from generators
@@ -104,8 +109,10 @@ def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
 
 
 def fuzz_game(rules, players: int, seed: int, policy: str, settings: Settings,
-              options: dict | None = None) -> Outcome:
-    """Play and check one game; it stops at its first failure."""
+              options: dict | None = None, script: list[Move] = (), pick_seed: int | None = None) -> Outcome:
+    """Play and check one game; it stops at its first failure. A corpus game first plays the
+    moves of `script` while they are legal; `pick_seed` (default `seed`) seeds the policy's
+    choices, so that games replaying the same log go on differently."""
     out = Outcome(players, seed, policy)
     prefix: list[int] = []
     if policy == "endgame":
@@ -117,7 +124,8 @@ def fuzz_game(rules, players: int, seed: int, policy: str, settings: Settings,
             legal = game.all_legal_moves()
             _play(game, legal[index], out, index)
         out.checked_from = game.move_count
-        run_checked(game, settings, "rare" if policy == "endgame" else policy, out)
+        run_checked(game, settings, "random" if policy == "random" else "rare", out, script,
+                    seed if pick_seed is None else pick_seed)
     except CheckFailed as failed:
         out.failure = failure_record(game, failed)
     except RulesetError as err:
@@ -128,16 +136,25 @@ def fuzz_game(rules, players: int, seed: int, policy: str, settings: Settings,
     return out
 
 
-def run_checked(game, settings: Settings, policy: str, out: Outcome) -> None:
-    """Play `game` to its end (or its bound) with every check after every step."""
+def run_checked(game, settings: Settings, policy: str, out: Outcome, script: list[Move] = (),
+                pick_seed: int | None = None) -> None:
+    """Play `game` to its end (or its bound) with every check after every step: first the
+    moves of `script` while each is legal, then the policy's."""
     played: dict[str, int] = {}
     earlier: list = []
+    script = list(script)
+    pick_seed = game.seed if pick_seed is None else pick_seed
     while True:
         legal = game.all_legal_moves() if not game.is_over else []
         check_step(game, settings, legal, earlier)
         if game.is_over:
             break
-        index = pick(policy, legal, played, step_rng(game.seed, game.move_count, "pick"))
+        scripted = script.pop(0) if script else None
+        if scripted is not None and scripted in legal:
+            index = legal.index(scripted)
+        else:
+            script = []
+            index = pick(policy, legal, played, step_rng(pick_seed, game.move_count, "pick"))
         move = legal[index]
         played[move.action] = played.get(move.action, 0) + 1
         _play(game, move, out, index)
