@@ -8,7 +8,7 @@ import pytest
 
 import regnum
 from regnum import resources
-from regnum.fuzz import fuzz
+from regnum.fuzz import fuzz, own_corpus
 
 # Kingdom Builder's rules that six games at seed 0 do not reach, @line dropped: the setup's
 # option branches (a chosen board or goal cards, a random start seat), a supply-left require
@@ -21,14 +21,19 @@ KB_UNREACHED = ["require build_with_tile.supply_left", "branch rule:assemble_boa
 
 
 def test_every_bundled_ruleset_is_fuzzed():
-    assert sorted(resources.bundled_names()) == ["kingdom_builder", "kings_kilt", "kings_road", "permanent_nobles"]
+    assert sorted(resources.bundled_names()) == ["kingdom_builder", "kings_gate", "kings_kilt", "kings_road",
+                                                 "permanent_nobles"]
 
 
 @pytest.mark.parametrize("name, games", [("kings_road", 6), ("permanent_nobles", 6), ("kingdom_builder", 6),
-                                         ("kings_kilt", 9)])
+                                         ("kings_kilt", 9), ("kings_gate", 12)])
 def test_a_bundled_ruleset_survives_the_fuzzer(name, games, tmp_path):
+    """King's Gate brings its corpus (rulesets/corpus/kings_gate/): real games that reach a
+    second dragon refused (K29), the Wizard's second token and the Sorceress filling a ring."""
     rules = regnum.load(name)
-    report = fuzz(rules.path, rules, games=games, seed=0, workers=1, failures_dir=tmp_path)
+    corpus = own_corpus(rules.path, rules)
+    assert len(corpus) == (3 if name == "kings_gate" else 0)
+    report = fuzz(rules.path, rules, games=games, seed=0, workers=1, failures_dir=tmp_path, corpus=corpus)
     assert [f.message for f in report.failures] == []
     assert report.games == games and report.steps > 40 * games
     assert report.players == list(range(rules.min_players, rules.max_players + 1))

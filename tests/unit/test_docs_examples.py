@@ -155,7 +155,7 @@ def test_complete_example_loads_and_does_what_it_says(example, example_dir):
 
 LINK = re.compile(r"\[`([^`]+)`\]\(\.\./\.\./((?:rulesets|stdlib)/[\w/]+\.rules)#L(\d+)\)")
 WORD = re.compile(r"[A-Za-z_]\w*")
-GAME_PAGES = ["games/kings-road.md", "games/kingdom-builder.md", "games/kings-kilt.md"]
+GAME_PAGES = ["games/kings-road.md", "games/kingdom-builder.md", "games/kings-kilt.md", "games/kings-gate.md"]
 
 
 @pytest.mark.parametrize("page", GAME_PAGES)

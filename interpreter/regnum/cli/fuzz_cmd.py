@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ..fuzz import FuzzReport, corpus_errors, fuzz
+from ..fuzz import FuzzReport, corpus_errors, corpus_folder, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
 from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
@@ -22,11 +22,6 @@ def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
             raise click.BadParameter(f"{rules.title} is for {rules.min_players}–{rules.max_players} players, "
                                      f"not {n}", param_hint="'--players'")
     return sorted(set(given)) or list(allowed)
-
-
-def corpus_folder(path: Path, rules) -> Path:
-    """Where a ruleset's own corpus lives: `corpus/<game name>/` beside its file."""
-    return Path(path).parent / "corpus" / rules.name
 
 
 def _corpus(given: tuple[Path, ...], path: Path, rules, use_default: bool) -> list:

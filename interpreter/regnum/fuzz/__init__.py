@@ -23,7 +23,7 @@ from .report import CoverageRow, FuzzFailure, FuzzReport, coverage
 from .shrink import replay_choices, same_failure, shrink
 
 __all__ = ["fuzz", "FuzzReport", "FuzzFailure", "CoverageRow", "KINDS", "POLICIES", "Settings",
-           "DEFAULT_BOUND"]
+           "DEFAULT_BOUND", "corpus_folder", "own_corpus", "corpus_errors"]
 
 #: The move bound of a ruleset that states none (`ends within N moves`).
 DEFAULT_BOUND = 10_000
@@ -72,6 +72,19 @@ def _item(i: int, counts: list[int], seed: int, corpus: list[Log]) -> tuple:
 
 def _moves_of(log: Log) -> list[Move]:
     return [Move(m.player, m.action, dict(m.args)) for m in log.moves]
+
+
+def corpus_folder(path, rules) -> Path:
+    """Where a ruleset's own corpus lives: `corpus/<game name>/` beside its file."""
+    return Path(path).parent / "corpus" / rules.name
+
+
+def own_corpus(path, rules, limits=None) -> list[Log]:
+    """The logs of the ruleset's own corpus folder, by file name (none if it has no folder)."""
+    folder = corpus_folder(path, rules)
+    if not folder.is_dir():
+        return []
+    return [Log.from_json(file.read_bytes(), limits) for file in sorted(folder.glob("*.json"))]
 
 
 def corpus_errors(rules, logs: dict) -> list[str]:
