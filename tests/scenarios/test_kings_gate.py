@@ -90,7 +90,7 @@ def position(players: int, *, tokens=(), hands: dict | None = None, objects: dic
     for n, (x, y, way) in sorted((objects or {}).items()):
         cells = [xy(x, y), xy(x + 1, y) if way == "east" else xy(x, y + 1)]
         sc.place("objects", "laid", where=lambda rec, n=n: rec["number"] == n)
-        sc.set_fields("laid", where=lambda rec, n=n: rec["number"] == n, cells=cells)
+        sc.set_fields("laid", where=lambda rec, n=n: rec["number"] == n, cells=cells, ring=laid_ring(cells))
         for c in cells:
             sc.set_table("object_at", c, n)
         current = n
@@ -205,6 +205,20 @@ def laid(n: int, **where) -> dict:
 def ring(n: int) -> list[tuple[int, int]]:
     """The ring of object n at far(n): row y=19 x 6n−1…6n+2 (0–3), y=20 the ends (4, 5), y=21 (6–9)."""
     return ring_of(*far(n))
+
+
+def laid_ring(cells: list[str]) -> list[str]:
+    """An object's `ring` field as `rule lay` sets it: around(table, cells), the cells next to
+    each of its cells row by row, each once."""
+    inside = [tuple(map(int, c.strip("()").split(","))) for c in cells]
+    out = []
+    for r, c in inside:
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                cell = (r + dr, c + dc)
+                if cell not in inside and f"({cell[0]},{cell[1]})" not in out:
+                    out.append(f"({cell[0]},{cell[1]})")
+    return out
 
 
 def ring_tokens(game, cells):

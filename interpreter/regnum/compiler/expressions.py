@@ -76,6 +76,8 @@ class ExprCompiler:
             if node.name == "owner":
                 return "player"
             kinds = self._field_kinds().get(node.name, set())
+            if node.name == "player" and not kinds:
+                return "player"   # the seat of an entry of a ranking (`score … as R`)
             return next(iter(kinds)) if len(kinds) == 1 else None
         if isinstance(node, ast.Index):
             return _item(self.kind(node.obj, scope))

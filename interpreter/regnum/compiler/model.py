@@ -43,18 +43,31 @@ class ZoneKeys(dict):
         raise EvalError(f"{self.family}({index!r}) is not a zone")
 
 
+_KEYS_MADE = 1 << 16   # zone keys of an open grid's cells remembered per family, over every game
+
+
 class OpenKeys(ZoneKeys):
     """Cell -> zone key of a zone family per open grid: any cell has one, whether in use or
     not (the state holds the zones of the cells in use only)."""
 
-    __slots__ = ()
+    __slots__ = ("_made",)
+
+    def __init__(self, family: str, keys):
+        super().__init__(family, keys)
+        self._made = {}   # keys already made: not items of the dict, which lists no cell in use
 
     def __missing__(self, index):
+        key = self._made.get(index)
+        if key is not None:
+            return key
         from ..boards import coordinates
         if coordinates(index) is None:
             from ..builtins import EvalError
             raise EvalError(f"{self.family}({index!r}) is not a zone: {index!r} is not a cell (row,col)")
-        return f"{self.family}#{index}"
+        key = f"{self.family}#{index}"
+        if len(self._made) < _KEYS_MADE:
+            self._made[index] = key
+        return key
 
 
 class OpenIndex(dict):
