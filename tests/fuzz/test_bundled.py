@@ -3,6 +3,7 @@ rules the games reach are the ones expected (every one for King's Road and its v
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -39,3 +40,29 @@ def test_a_bundled_ruleset_survives_the_fuzzer(name, games, tmp_path):
     assert report.players == list(range(rules.min_players, rules.max_players + 1))
     unreached = [f"{row.kind} {LINE.sub('', row.rule)}" for row in report.unreached]
     assert unreached == (KB_UNREACHED if name == "kingdom_builder" else [])
+
+
+# Each log of King's Gate's corpus, and the rule it is there to reach (line numbers dropped).
+KG_CORPUS = {"second_dragon.json": "require:dragon.limit",
+             "sorceress_fills_the_ring.json": "branch:action:bewitch",
+             "wizard_second_token.json": "branch:action:play"}
+
+
+def test_the_kings_gate_corpus_replays_whole_and_reaches_its_rules():
+    """Every move of each log is still legal, and the game reaches the rule it was kept for
+    (the Wizard's branch is the third `elif` of `play`, the Sorceress' the `if full()`)."""
+    rules = regnum.load("kings_gate")
+    folder = Path(rules.path).parent / "corpus" / "kings_gate"
+    assert sorted(p.name for p in folder.glob("*.json")) == sorted(KG_CORPUS)
+    wizard = next(i for i, line in enumerate(Path(rules.path).read_text().splitlines(), 1)
+                  if "elif not at_cemetery():" in line)
+    filled = next(i for i, line in enumerate(Path(rules.path).read_text().splitlines(), 1)
+                  if "if full():" in line)
+    lines = {"branch:action:play": f"@{wizard}", "branch:action:bewitch": f"@{filled}", "require:dragon.limit": ""}
+    for name, rule in KG_CORPUS.items():
+        log = regnum.Log.from_json((folder / name).read_bytes())
+        game = rules.new_game(players=log.players, seed=log.seed, options=log.options, narrate=False)
+        for m in log.moves:
+            game.play(regnum.Move(m.player, m.action, dict(m.args)))
+        game.all_legal_moves()   # a require is counted when listing the moves it excludes
+        assert game.hits.get(rule + lines[rule], 0) >= 1, (name, sorted(game.hits))
