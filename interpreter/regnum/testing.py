@@ -3,7 +3,7 @@
 These are public, for users' own tests of their rulesets as much as for regnum's::
 
     import regnum
-    from regnum.testing import Scenario, assert_invariants, random_playout
+    from regnum.testing import Scenario, assert_invariants, random_playout, refusal
 
     rules = regnum.load("my_game.rules")
 
@@ -17,6 +17,9 @@ These are public, for users' own tests of their rulesets as much as for regnum's
 
     game = random_playout(rules.new_game(players=4, seed=1), seed=1, max_moves=5_000)
     assert_invariants(game)
+
+    # A refused move names its rule and changes nothing.
+    assert refusal(game, Move(0, "build", {"at": "(3,4)"})) == "build.on_card"
 
 Hypothesis support (needs ``hypothesis``, the ``test`` extra)::
 
@@ -53,7 +56,7 @@ from typing import Callable, Iterable
 __all__ = [
     "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "set_fired", "restart_flow",
     "Scenario", "random_playout", "Playout", "seeds", "legal_move_sequences", "reachable_states",
-    "game_machine",
+    "game_machine", "refusal", "kind_first_move", "piece_ids",
 ]
 
 PieceFilter = Callable[[dict], bool]
@@ -72,6 +75,37 @@ def assert_invariants(game) -> None:
     if failed:
         raise AssertionError(f"{len(failed)} invariant(s) failed after {game.move_count} moves:\n  "
                              + "\n  ".join(failed))
+
+
+def refusal(game, move) -> str:
+    """The rule that refuses ``move`` (``require:…`` names as ``IllegalMove.rule`` gives them:
+    ``play.limit``, ``flow``); AssertionError if the move is accepted, or if its refusal
+    changed anything (``to_json()`` before and after): a refused move changes nothing."""
+    from .moves import IllegalMove
+    before = game.to_json()
+    try:
+        game.play(move)
+    except IllegalMove as refused:
+        if game.to_json() != before:
+            raise AssertionError(f"refusing {move} changed the game") from None
+        return refused.rule
+    raise AssertionError(f"{move} was accepted; a refusal was expected")
+
+
+def piece_ids(value) -> set[int]:
+    """Every piece id anywhere in a JSON value such as an observation (pieces are shown as
+    objects with an ``id`` and a ``type``): to check that a seat is shown no piece it may not
+    see."""
+    found = set()
+    if isinstance(value, dict):
+        if "id" in value and "type" in value:
+            found.add(value["id"])
+        for v in value.values():
+            found |= piece_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= piece_ids(v)
+    return found
 
 
 # ── building positions ──────────────────────────────────────────────────────
@@ -304,6 +338,16 @@ def random_playout(game, seed: int, max_moves: int = 10_000, check: bool = False
         if on_move is not None:
             on_move(game, move)
     return game
+
+
+def kind_first_move(game, rng: random.Random):
+    """A legal move chosen kind first: an action uniformly among those with a legal move, then
+    one of its moves. Uniform play over moves favours the action that offers the most (every
+    card of a hand, every cell), and rarely takes a pass or a special power."""
+    moves = game.all_legal_moves()
+    kinds = sorted({m.action for m in moves})
+    kind = rng.choice(kinds)
+    return rng.choice([m for m in moves if m.action == kind])
 
 
 # ── Hypothesis ─────────────────────────────────────────────────────────────

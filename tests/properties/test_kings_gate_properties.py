@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 import regnum
-from regnum.testing import assert_invariants
+from regnum.testing import assert_invariants, kind_first_move, piece_ids
 
 RULES = regnum.load("kings_gate")
 MOVE_BOUND = 2 * 88 + 10                     # the ruleset's `ends within`
@@ -44,25 +44,8 @@ def tokens_in_game(players: int) -> int:
     return 22 * (4 if players in (2, 4) else 3)
 
 
-def kind_first(game, rng):
-    moves = game.all_legal_moves()
-    kinds = sorted({m.action for m in moves})
-    kind = rng.choice(kinds)
-    return rng.choice([m for m in moves if m.action == kind])
-
-
-def ids_in(value) -> set[int]:
-    """Every piece id anywhere in a JSON value (pieces are dicts with an "id")."""
-    found = set()
-    if isinstance(value, dict):
-        if "id" in value and "type" in value:
-            found.add(value["id"])
-        for v in value.values():
-            found |= ids_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            found |= ids_in(v)
-    return found
+kind_first = kind_first_move
+ids_in = piece_ids
 
 
 # ── geometry, written from the digest (§3) and not from the ruleset ──

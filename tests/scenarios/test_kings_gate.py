@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 import regnum
-from regnum import IllegalMove, Move
-from regnum.testing import Scenario, assert_invariants
+from regnum import Move
+from regnum.testing import Scenario, assert_invariants, refusal
 
 RULES = regnum.load("kings_gate")
 
@@ -132,13 +132,7 @@ def end_turn(game, seat):
     game.play(Move(seat, "end_turn", {}))
 
 
-def refused(game, move) -> str:
-    """The rule named by the refusal of `move`; the game is unchanged."""
-    before = game.to_json()
-    with pytest.raises(IllegalMove) as info:
-        game.play(move)
-    assert game.to_json() == before
-    return info.value.rule
+refused = refusal   # the rule named by the refusal of a move; the game is unchanged
 
 
 def P(seat, v, x, y, chip=None):

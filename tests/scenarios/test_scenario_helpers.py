@@ -107,3 +107,27 @@ def test_random_playout_is_a_function_of_its_seed(kings_road):
     assert c.move_count == 10 and len(seen) == 10
     assert [m.to_dict() for m in seen] == [m.model_dump() for m in a.log.moves[:10]]
     assert regnum.replay(kings_road, c.log.to_json()).to_json() == c.to_json()
+
+
+def test_refusal_names_the_rule_and_fails_on_an_accepted_move():
+    from regnum.testing import refusal
+    game = regnum.load("kings_gate").new_game(players=3, seed=5, options={"random_start": False})
+    assert refusal(game, Move(0, "end_turn", {})) == "end_turn.played_one"
+    assert refusal(game, Move(1, "end_turn", {})) == "flow"          # not P1's turn
+    with pytest.raises(AssertionError, match="was accepted"):
+        refusal(game, Move(0, "play", {"v": 4, "at": "(1,0)", "chip": None}))
+    assert game.move_count == 1
+
+
+def test_kind_first_move_picks_an_action_then_a_move_and_piece_ids_finds_every_piece():
+    import random as random_
+    from regnum.testing import kind_first_move, piece_ids
+    game = regnum.load("kings_gate").new_game(players=3, seed=5, options={"random_start": False})
+    game.play(Move(0, "play", {"v": 1, "at": "(1,0)", "chip": None}))
+    moves = game.all_legal_moves()       # nine more 1s, or ending the turn
+    assert len(moves) == 10 and sorted({m.action for m in moves}) == ["end_turn", "play"]
+    kind_first = [kind_first_move(game, random_.Random(seed)).action for seed in range(40)]
+    uniform = [random_.Random(seed).choice(moves).action for seed in range(40)]
+    assert (kind_first.count("end_turn"), uniform.count("end_turn")) == (22, 5)
+    hand = game.observation(1)
+    assert piece_ids(hand) >= set(game.state.zones["hand#0"]) and not piece_ids(hand) & set(game.state.zones["stack#0"])
