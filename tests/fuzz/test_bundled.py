@@ -27,13 +27,14 @@ def test_every_bundled_ruleset_is_fuzzed():
 
 
 @pytest.mark.parametrize("name, games", [("kings_road", 6), ("permanent_nobles", 6), ("kingdom_builder", 6),
-                                         ("kings_kilt", 9), ("kings_gate", 12)])
+                                         ("kings_kilt", 9), ("kings_gate", 16)])
 def test_a_bundled_ruleset_survives_the_fuzzer(name, games, tmp_path):
     """King's Gate brings its corpus (rulesets/corpus/kings_gate/): real games that reach a
-    second dragon refused (K29), the Wizard's second token and the Sorceress filling a ring."""
+    second dragon refused (K29), the Wizard's second token, the Sorceress filling a ring
+    (K27) and a place for the next object refused as an enclosed hole (K26)."""
     rules = regnum.load(name)
     corpus = own_corpus(rules.path, rules)
-    assert len(corpus) == (3 if name == "kings_gate" else 0)
+    assert len(corpus) == (4 if name == "kings_gate" else 0)
     report = fuzz(rules.path, rules, games=games, seed=0, workers=1, failures_dir=tmp_path, corpus=corpus)
     assert [f.message for f in report.failures] == []
     assert report.games == games and report.steps > 40 * games
@@ -43,7 +44,8 @@ def test_a_bundled_ruleset_survives_the_fuzzer(name, games, tmp_path):
 
 
 # Each log of King's Gate's corpus, and the rule it is there to reach (line numbers dropped).
-KG_CORPUS = {"second_dragon.json": "require:dragon.limit",
+KG_CORPUS = {"enclosed_hole.json": "require:put_object.room",
+             "second_dragon.json": "require:dragon.limit",
              "sorceress_fills_the_ring.json": "branch:action:bewitch",
              "wizard_second_token.json": "branch:action:play"}
 
@@ -58,7 +60,8 @@ def test_the_kings_gate_corpus_replays_whole_and_reaches_its_rules():
                   if "elif not at_cemetery():" in line)
     filled = next(i for i, line in enumerate(Path(rules.path).read_text().splitlines(), 1)
                   if "if full():" in line)
-    lines = {"branch:action:play": f"@{wizard}", "branch:action:bewitch": f"@{filled}", "require:dragon.limit": ""}
+    lines = {"branch:action:play": f"@{wizard}", "branch:action:bewitch": f"@{filled}", "require:dragon.limit": "",
+             "require:put_object.room": ""}
     for name, rule in KG_CORPUS.items():
         log = regnum.Log.from_json((folder / name).read_bytes())
         game = rules.new_game(players=log.players, seed=log.seed, options=log.options, narrate=False)
