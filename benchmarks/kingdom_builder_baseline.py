@@ -135,10 +135,12 @@ class KingdomBuilder:
     ``sections`` (4 names), ``turned`` (4 bools), ``goals`` (3 names) and ``deck`` (the 25
     terrain cards after shuffling, the top card last) are drawn from ``random.Random(seed)``
     when not given; ``shuffle(cards)`` reshuffles the discards in place when the pile runs out.
+    ``settlements`` ({(row, col): owner}) builds a position by hand: those settlements stand on
+    the board from the start (taken from the supplies; they take no tiles).
     """
 
     def __init__(self, players: int, sections=None, turned=None, goals=None, deck=None,
-                 seed=None, shuffle=None):
+                 seed=None, shuffle=None, settlements=None):
         if not (isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"Kingdom Builder takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
         rng = random.Random(seed)
@@ -178,6 +180,9 @@ class KingdomBuilder:
         self.played = None
         for p in range(n):
             self.hand[p] = self._pile.pop() if self._pile else None
+        for rc, p in (settlements or {}).items():
+            self.supply[p] -= 1
+            self._put(p, cell_of(rc))
         # Turn state.
         self.turn = 0
         self.current = 0

@@ -25,6 +25,7 @@ import pytest
 import regnum
 from regnum import Move
 from regnum import rng as regnum_rng
+from regnum.testing import Scenario
 
 BASELINE_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "kingdom_builder_baseline.py"
 MOVE_BOUND = 3_000
@@ -80,8 +81,11 @@ def baseline_from_interpreter(game):
     def shuffle(items: list) -> None:
         generator["state"] = regnum_rng.shuffle(generator["state"], items)
 
+    settlements = {rc: state.pieces[i]["owner"] for rc in baseline.CELLS
+                   for i in state.zones[f"site#{_text(rc)}"]}
     b = baseline.KingdomBuilder(game.players, sections=sections, turned=turned,
-                                goals=list(state.vars["goals"]), deck=deck, shuffle=shuffle)
+                                goals=list(state.vars["goals"]), deck=deck, shuffle=shuffle,
+                                settlements=settlements)
     assert [b.terrain[i] for i in range(baseline.N_CELLS)] == \
         [terrain[_text(rc)] for rc in baseline.CELLS], "the boards differ"
     return b
@@ -211,6 +215,56 @@ def test_moves_drawn_from_the_baseline_are_legal_in_the_interpreter(rules, playe
 def test_games_favouring_tiles_agree_move_by_move(rules, players, seed):
     game, b, history = play_both(rules, players, seed, "tiles")
     assert any(m[1] in ("build_with_tile", "move_with_tile") for m in history)
+
+
+CROWDED = ["Oasis", "Farm", "Harbor", "Tavern"]  # the fewest desert hexes: 52
+
+
+def crowded_desert(rules, players: int, seed: int, free: int):
+    """A25: a position where the desert is nearly full: all but ``free`` desert hexes hold a
+    settlement (none next to a location hex), shared round the table. Then the moves that
+    build or move onto desert are favoured, so desert cards get stuck (§6.4, A19)."""
+    scenario = Scenario(rules, players, seed, narrate=False,
+                        options={"sections": CROWDED, "turned": [False] * 4})
+    terrain, location = baseline.assemble(CROWDED, [False] * 4)[0], baseline.assemble(CROWDED, [False] * 4)[2]
+    desert = [i for i in range(baseline.N_CELLS) if terrain[i] == "desert"
+              and not any(location[n] for n in baseline.NEIGHBOURS[i])]
+    random.Random(seed).shuffle(desert)
+    for k, i in enumerate(desert[free:]):
+        scenario.place(f"supply#{k % players}", f"site#{_text(baseline.CELLS[i])}")
+    return scenario.start()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(3000, 3003))
+def test_stuck_cards_agree_move_by_move(rules, players, seed):
+    game = crowded_desert(rules, players, seed, free=seed % 2)
+    b = baseline_from_interpreter(game)
+    terrain = game.state.tables["terrain"]
+    rng = random.Random(seed)
+    history: list = []
+    stuck = 0
+    original = b._replace_stuck_card
+
+    def counting():
+        nonlocal stuck
+        before = b.played
+        original()
+        stuck += b.played is not before
+    b._replace_stuck_card = counting
+    assert_same(game, b, history)
+    while not game.is_over and len(history) < MOVE_BOUND:
+        moves = game.all_legal_moves()
+        onto = [m for m in moves if terrain[m.args.get("h") or m.args.get("to") or "(0,0)"] == "desert"]
+        move = rng.choice(onto if onto else moves)
+        game.play(move)
+        b.play(*to_baseline_move(move))
+        history.append(to_baseline_move(move))
+        assert_same(game, b, history)
+    STATS["games"] += 1
+    STATS["moves"] += len(history)
+    assert game.is_over and game.winners == b.winners and game.scores == b.scores
+    assert stuck, "no card got stuck"
 
 
 def test_every_tile_power_and_goal_is_exercised(rules):
