@@ -240,10 +240,8 @@ class KingdomBuilder:
             self._tile(p, args[0])[3] = True
             self._move(p, cell_of(args[1]), cell_of(args[2]))
         else:  # end_turn
-            self._moves = None
             self._finish_turn()
             return
-        self._moves = None
         self._replace_stuck_card()
         if not self._can_act(p):
             self._finish_turn()
@@ -261,7 +259,6 @@ class KingdomBuilder:
                 self._builds_left = BUILDS_PER_TURN
             self._replace_stuck_card()
             if self._can_act(p):
-                self._moves = None
                 return
             if self._end_turn_bookkeeping():
                 return
@@ -308,9 +305,12 @@ class KingdomBuilder:
                 self._builds_left = 0
 
     def _can_act(self, p: int) -> bool:
+        """Whether ``p`` has a move now (the moves are kept for ``legal_moves``)."""
         if self._mandatory_open(p):  # the card always has a free hex here
+            self._moves = None
             return True
-        return any(m[1] != "end_turn" for m in self._legal(p))
+        self._moves = self._legal(p)  # end_turn only comes with another move
+        return bool(self._moves)
 
     # ---- legal moves -----------------------------------------------------------------------
 
@@ -540,6 +540,9 @@ def random_game(players: int, seed: int) -> KingdomBuilder:
         play(*choice(legal_moves()))
         moves += 1
     return game
+
+
+play_random_game = random_game  # the name other tools may look for
 
 
 def games_per_second(players: int = 4, seconds: float = 2.0) -> float:
