@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import click
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -40,15 +41,18 @@ def _baseline(name: str, path: Path | None):
 def _num(value, digits: int) -> str:
     if value is None:
         return "—"
+    if abs(value) >= 10_000:
+        return f"{value / 1000:,.1f}k"
     return f"{value:,.{digits if abs(value) < 100 else 0}f}"
 
 
 def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dict | None, rounds: int) -> None:
     console = make_console()
-    table = Table(title="Random playouts (games = seeds per round × rounds)", caption=FOOTNOTE.format(rounds=rounds), caption_justify="left")
+    table = Table(title="Random playouts (games = seeds per round × rounds)", caption=FOOTNOTE.format(rounds=rounds),
+                  caption_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("ruleset", no_wrap=True)
-    for name in ("pl", "games", "games/s", "moves/s", "base games/s", "base moves/s", "ratio", "same"):
-        table.add_column(name, justify="right")
+    for name in ("pl", "games", "games/s", "moves/s", "base\ngames/s", "base\nmoves/s", "ratio", "same"):
+        table.add_column(name, justify="right", min_width=min(7, len(name)))
     for row in rows:
         same = "—" if row.same_games is None else ("yes" if row.same_games else "NO")
         cells = (row.ruleset, str(row.players), f"{row.games}×{row.rounds}", _num(row.games_per_second, 1),
