@@ -6,8 +6,9 @@ regnum runs board games from declarative rulesets. To know whether the interpret
 enough we need to know how fast the same game runs when a Python programmer simply writes it
 by hand, with no DSL in between. This module is that reference. It serves two purposes:
 
-1. **Speed baseline.** ``regnum bench`` measures random-playout games per second of
-   ``rulesets/kings_road.rules`` and prints the ratio to :func:`games_per_second` here.
+1. **Speed baseline.** ``regnum bench`` times random playouts of
+   ``rulesets/kings_road.rules`` and of :func:`bench_game` here, on the same seeds and with
+   the same random policy (so the same games, which it checks), and prints the ratio.
 2. **Differential oracle.** Tests feed the same moves to the interpreter and to
    :class:`KingsRoad` and compare every score after every move.
 
