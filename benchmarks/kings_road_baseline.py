@@ -6,8 +6,9 @@ regnum runs board games from declarative rulesets. To know whether the interpret
 enough we need to know how fast the same game runs when a Python programmer simply writes it
 by hand, with no DSL in between. This module is that reference. It serves two purposes:
 
-1. **Speed baseline.** ``regnum bench`` measures random-playout games per second of
-   ``rulesets/kings_road.rules`` and prints the ratio to :func:`games_per_second` here.
+1. **Speed baseline.** ``regnum bench`` times random playouts of
+   ``rulesets/kings_road.rules`` and of :func:`bench_game` here, on the same seeds and with
+   the same random policy (so the same games, which it checks), and prints the ratio.
 2. **Differential oracle.** Tests feed the same moves to the interpreter and to
    :class:`KingsRoad` and compare every score after every move.
 
@@ -419,6 +420,63 @@ def random_game(players: int, seed: int) -> KingsRoad:
     while not game._over and game._rounds < MAX_ROUNDS:
         play(*choice(legal_moves()))
     return game
+
+
+#: regnum's first order of a hand: region cards in travel order, then Knight, Dragon, Witch
+#: (``rulesets/kings_road.rules`` creates them so); cards coming back are put at its end.
+HAND_ORDER = tuple(r - 1 for r in TRAVEL_ORDER) + (KNIGHT, DRAGON, WITCH)
+
+
+def bench_game(players: int, seed: int, max_moves: int = 10_000) -> tuple[int, list[int]]:
+    """One game played with regnum's random policy; returns (moves played, final scores).
+
+    This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
+    on ``rulesets/kings_road.rules``: seat ``p`` has its own ``random.Random("regnum-bot:
+    <seed>:<p>")``; the seats in ``to_move`` (read again after each move) each pick
+    ``moves[rng.randrange(len(moves))]`` among their own legal cards *in regnum's order*, which
+    is the order of the cards in the hand zone; the game stops when over or after
+    ``max_moves`` moves. So this function also keeps each hand's order as the ruleset does:
+    a picked card leaves it; a bewitched player's other cards come back at once, after the
+    Witch leaves; every other played card (but a Dragon, which leaves) comes back when the
+    round ends.
+    """
+    game = KingsRoad(players)
+    rngs = [random.Random(f"regnum-bot:{seed}:{p}") for p in range(players)]
+    hands = [list(HAND_ORDER) for _ in range(players)]
+    chosen = [[] for _ in range(players)]
+    played = [[] for _ in range(players)]
+    play = game.play
+    moves = 0
+    while not game._over and moves < max_moves:
+        waiting = list(game._pending)
+        if not waiting:
+            raise RuntimeError(f"nobody to move after {moves} moves")
+        for p in waiting:
+            if game._over or moves >= max_moves:
+                break
+            if p not in game._pending:
+                continue
+            mask = game._legal[p]
+            hand = hands[p]
+            options = [c for c in hand if mask >> c & 1]
+            c = options[rngs[p].randrange(len(options))]
+            witch_phase, rounds = game._witch_phase, game._rounds
+            play(p, CARDS[c])
+            moves += 1
+            hand.remove(c)
+            chosen[p].append(c)
+            if game._witch_phase and not witch_phase:  # the Witches' players pick again
+                for q in range(players):
+                    seq, chosen[q] = chosen[q], []
+                    if seq and seq[0] == WITCH:
+                        hands[q] += seq[1:]
+                    else:
+                        played[q] = [x for x in seq if x != DRAGON]
+            elif game._rounds != rounds or game._over:  # the round is over: cards come back
+                for q in range(players):
+                    hands[q] += played[q] + [x for x in chosen[q] if x != DRAGON]
+                    played[q], chosen[q] = [], []
+    return moves, game.scores
 
 
 def games_per_second(players: int = 4, seconds: float = 2.0) -> float:

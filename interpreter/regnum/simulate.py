@@ -8,7 +8,6 @@ seed order, so the outcome depends neither on the number of jobs nor on the back
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 import time
 from pathlib import Path
@@ -98,17 +97,6 @@ class SimulationResult(BaseModel):
     def failed(self) -> list[GameResult]:
         """The games that stopped on an error, in seed order."""
         return [g for g in self.games if g.error is not None]
-
-
-class BenchResult(BaseModel):
-    """One row of ``regnum bench``; baseline fields are None when no baseline applies."""
-
-    ruleset: str
-    players: int
-    games_per_second: float
-    moves_per_second: float
-    baseline_games_per_second: float | None = None
-    ratio: float | None = None
 
 
 def default_jobs() -> int:
@@ -299,63 +287,7 @@ def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None
 
 
 # --- benchmark ------------------------------------------------------------------------------
+# The measurements of ``regnum bench`` live in regnum.benchmark; these names stay importable
+# from here.
 
-
-def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000) -> tuple[int, int, float]:
-    """Random games (seeds 0, 1, 2, ...) for at least ``seconds`` and at least one game.
-
-    Returns (games, moves, elapsed seconds).
-    """
-    clock = time.perf_counter
-    games = moves = 0
-    start = clock()
-    while True:
-        moves += _play_one(rules, players, games, max_moves)[0].moves
-        games += 1
-        elapsed = clock() - start
-        if elapsed >= seconds:
-            return games, moves, elapsed
-
-
-def bench_ruleset(name: str, path: Path, players: int, seconds: float, max_moves: int = 10_000,
-                  baseline=None, warn: Callable[[str], None] | None = None, rules_path: tuple = ()) -> BenchResult:
-    """Random-playout speed of one ruleset, with players clamped to what it allows.
-
-    When ``baseline`` (a hand-written implementation, see :func:`load_baseline`) is given, it
-    is timed the same way and the ratio regnum / baseline is filled in; a failing baseline is
-    reported through ``warn``.
-    """
-    rules = _load(path, rules_path=rules_path)
-    players = max(rules.min_players, min(rules.max_players, players))
-    games, moves, elapsed = timed_playouts(rules, players, seconds, max_moves)
-    row = BenchResult(ruleset=name, players=players, games_per_second=games / elapsed,
-                      moves_per_second=moves / elapsed)
-    if baseline is None:
-        return row
-    try:
-        base = float(baseline.games_per_second(players=players, seconds=seconds))
-    except Exception as err:  # the baseline is someone else's script: never fatal
-        if warn:
-            warn(f"baseline failed: {type(err).__name__}: {err}")
-        return row
-    row.baseline_games_per_second = base
-    row.ratio = row.games_per_second / base if base > 0 else None
-    return row
-
-
-def load_baseline(name: str, path: Path | None = None):
-    """The hand-written implementation of ruleset ``name``, or None when there is none.
-
-    By convention it is ``benchmarks/<name>_baseline.py`` of the checkout (not in the wheel),
-    exposing ``games_per_second(players, seconds)``; it is imported by path. Exceptions while
-    importing it propagate: the caller reports them as a missing baseline.
-    """
-    path = path or resources.checkout_root() / "benchmarks" / f"{name.replace('-', '_')}_baseline.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("regnum_bench_baseline", path)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .benchmark import BenchResult, bench_ruleset, load_baseline, timed_playouts  # noqa: E402

@@ -332,21 +332,45 @@ def test_replay_a_missing_file_exits_1(tmp_path):
 
 
 def test_bench_json():
-    data = one_json_object(run("bench", RULESET, "--seconds", "0.2", "--json").stdout)
-    (row,) = data["results"]
-    keys = {"ruleset", "players", "games_per_second", "moves_per_second", "baseline_games_per_second", "ratio"}
-    assert set(row) == keys
-    assert row["ruleset"] == "kings_road" and row["players"] == 4
-    assert row["games_per_second"] > 0 and row["moves_per_second"] > 0
-    baseline = resources.checkout_root() / "benchmarks" / "kings_road_baseline.py"
-    if baseline.is_file():
-        assert row["baseline_games_per_second"] > 0
-        assert row["ratio"] == pytest.approx(row["games_per_second"] / row["baseline_games_per_second"])
+    result = run("bench", RULESET, "--rounds", "3", "--games", "2", "--load-runs", "1", "--json")
+    data = one_json_object(result.stdout)
+    assert set(data) == {"results", "load", "copy_us", "memory", "machine", "settings"}
+    assert [row["players"] for row in data["results"]] == [2, 4]   # the default player counts
+    keys = {"ruleset", "players", "games_per_second", "moves_per_second", "baseline_games_per_second", "ratio",
+            "baseline_moves_per_second", "same_games", "rounds", "games", "cpu_seconds",
+            "round_games_per_second"}
+    for row in data["results"]:
+        assert keys <= set(row)
+        assert row["ruleset"] == "kings_road" and row["rounds"] == 3 and row["games"] == 2
+        assert len(row["round_games_per_second"]) == 3
+        assert row["games_per_second"] > 0 and row["moves_per_second"] > 0 and row["cpu_seconds"] > 0
+        assert row["games_per_second"] == pytest.approx(sorted(row["round_games_per_second"])[1])
+        baseline = resources.checkout_root() / "benchmarks" / "kings_road_baseline.py"
+        if baseline.is_file():
+            assert row["same_games"] is True and row["interleaved"] is True
+            assert row["baseline_games_per_second"] > 0 and row["baseline_moves_per_second"] > 0
+            assert row["ratio"] == pytest.approx(row["games_per_second"] / row["baseline_games_per_second"])
+    assert set(data["load"]) == {"kings_road"}
+    assert data["load"]["kings_road"]["cold_ms"] > 0 and data["load"]["kings_road"]["warm_ms"] > 0
+    assert data["copy_us"]["kings_road"] > 0 and data["memory"] is None
+    assert {"python", "platform", "cpu_count"} <= set(data["machine"])
+    assert data["settings"]["clock"] == "time.process_time" and data["settings"]["rounds"] == 3
 
 
 def test_bench_table():
-    result = run("bench", RULESET, "--seconds", "0.1")
-    assert "games/s" in result.stdout and "kings_road" in result.stdout
+    result = run("bench", RULESET, "--rounds", "1", "--games", "1", "--load-runs", "0", "-p", "3")
+    assert "games/s" in result.stdout and "kings_road" in result.stdout and "ratio" in result.stdout
+    assert "CPU time" in result.stdout   # the footnote says how it was measured
+
+
+def test_bench_fails_loudly_when_the_baseline_plays_other_games(tmp_path):
+    fake = tmp_path / "fake_baseline.py"
+    fake.write_text("def bench_game(players, seed, max_moves):\n    return 1, [seed] * players\n")
+    result = run("bench", RULESET, "--baseline", fake, "--rounds", "1", "--games", "2", "--load-runs", "0",
+                 "-p", "2", "--json", code=1)
+    (row,) = one_json_object(result.stdout)["results"]
+    assert row["same_games"] is False and row["mismatch"].startswith("seed 0:")
+    assert "DIFFERENT games" in result.stderr
 
 
 # --- agents ---------------------------------------------------------------------------------------

@@ -114,7 +114,8 @@ def test_every_command_that_loads_a_ruleset_takes_the_rules_path(tree):
     out = json.loads(run("simulate", "game/long.rules", "--rules-path", "bases", "--games", "4", "--jobs", "2",
                          "--json").stdout)
     assert len(out["games"]) == 4
-    out = json.loads(run("bench", "game/long.rules", "--rules-path", "bases", "--seconds", "0.05", "--json").stdout)
+    out = json.loads(run("bench", "game/long.rules", "--rules-path", "bases", "--games", "1", "--rounds", "1",
+                         "--load-runs", "1", "-p", "2", "--json").stdout)
     assert out["results"][0]["ruleset"] == "long"
     run("replay", "--help")
 

@@ -1,22 +1,33 @@
 """``regnum bench``: random playouts per second of rulesets, against hand-written baselines.
 
-Only the command line side lives here (options, warnings, the results table); the timing
-itself is ``regnum.simulate.bench_ruleset``'s job.
+Only the command line side lives here (options, warnings, the results table); the
+measurements themselves are :mod:`regnum.benchmark`'s job (its docstring says how they are
+taken).
 """
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import click
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from .. import resources
-from ..simulate import BenchResult, SimulationError, bench_ruleset, load_baseline
+from ..benchmark import (BenchResult, bench_ruleset, clamp_players, copy_cost, load_baseline, load_times,
+                         machine_info, peak_memory)
+from ..simulate import SimulationError, ruleset_label
 from ..terminal import safe
 from .common import echo, make_console, rules_path, rules_path_flag
 from .errors import api_error, describe_error, fail
+
+FOOTNOTE = ("Medians of {rounds} rounds, CPU time (time.process_time), one process. Each round plays the same "
+            "seeds on both sides, interleaved (odd rounds regnum first, even rounds the baseline first), after "
+            "a warm-up game. Both play regnum's random policy (one seeded RNG per seat, as `regnum simulate`). "
+            "ratio = regnum games/s ÷ hand-written Python games/s (benchmarks/<ruleset>_baseline.py); same = "
+            "every seed gave equal move counts and final scores on both sides.")
 
 
 def _baseline(name: str, path: Path | None):
@@ -27,49 +38,97 @@ def _baseline(name: str, path: Path | None):
         return None
 
 
-def _bench_table(rows: list[BenchResult], seconds: float) -> None:
-    table = Table(title=f"Random playouts, about {seconds:g} s each",
-                  caption="ratio = regnum games/s ÷ hand-written Python games/s (benchmarks/)")
+def _num(value, digits: int) -> str:
+    if value is None:
+        return "—"
+    if abs(value) >= 10_000:
+        return f"{value / 1000:,.1f}k"
+    return f"{value:,.{digits if abs(value) < 100 else 0}f}"
+
+
+def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dict | None, rounds: int) -> None:
+    console = make_console()
+    table = Table(title="Random playouts (games = seeds per round × rounds)", caption=FOOTNOTE.format(rounds=rounds),
+                  caption_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("ruleset", no_wrap=True)
-    for name in ("players", "games/s", "moves/s", "baseline games/s", "ratio"):
-        table.add_column(name, justify="right")
+    for name in ("pl", "games", "games/s", "moves/s", "base\ngames/s", "base\nmoves/s", "ratio", "same"):
+        table.add_column(name, justify="right", min_width=min(7, len(name)))
     for row in rows:
-        base = "—" if row.baseline_games_per_second is None else f"{row.baseline_games_per_second:.1f}"
-        ratio = "—" if row.ratio is None else f"{row.ratio:.3f}"
-        cells = (row.ruleset, str(row.players), f"{row.games_per_second:.1f}",
-                 f"{row.moves_per_second:.0f}", base, ratio)
+        same = "—" if row.same_games is None else ("yes" if row.same_games else "NO")
+        cells = (row.ruleset, str(row.players), f"{row.games}×{row.rounds}", _num(row.games_per_second, 1),
+                 _num(row.moves_per_second, 0), _num(row.baseline_games_per_second, 1),
+                 _num(row.baseline_moves_per_second, 0), _num(row.ratio, 3), same)
         table.add_row(*(Text(safe(cell)) for cell in cells))
-    make_console().print(table)
+    console.print(table)
+    if load or copy_us or memory:
+        costs = Table(title="Load and copy", caption="load = regnum.load (parse, check, compile), CPU ms; cold = first "
+                      "load in a fresh process (median of subprocesses), warm = again in the same process (only "
+                      "the Lark parser is cached). copy = Game.copy() halfway through seed 0's game, CPU µs. "
+                      "memory = peak RSS (ru_maxrss) of a subprocess simulating N games.", caption_justify="left")
+        costs.add_column("ruleset", no_wrap=True)
+        for name in ("cold load ms", "warm load ms", "copy µs", "peak MB (games)"):
+            costs.add_column(name, justify="right")
+        for name in dict.fromkeys([*load, *copy_us]):
+            times = load.get(name, {})
+            mem = (memory or {}).get(name)
+            peak = "—" if not mem else f"{mem['peak_mb']:.0f} ({mem['games']})"
+            costs.add_row(*(Text(safe(c)) for c in (name, _num(times.get("cold_ms"), 0), _num(times.get("warm_ms"), 0),
+                                                     _num(copy_us.get(name), 1), peak)))
+        console.print(costs)
 
 
 @click.command()
 @click.argument("rulesets", nargs=-1, metavar="[RULESET]...")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
-              help="Time spent on each ruleset (and on the baseline).")
-@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Players per game (clamped to what each ruleset allows).")
+@click.option("--players", "-p", "player_counts", type=click.IntRange(min=1), multiple=True,
+              help="Players per game; repeat for several (default: 2 and 4, each clamped to what the "
+                   "ruleset allows).")
+@click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Timed rounds per ruleset and player count; the median is reported.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Games (seeds 0..N-1) per round and side (default: as many as fit in --seconds).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=0.5, show_default=True,
+              help="Without --games: CPU seconds of regnum per round, judged from the warm-up game.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True, help="Move bound per game.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Hand-written implementation to compare with, for a single ruleset "
                    "(default: benchmarks/<ruleset>_baseline.py of the checkout).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--load-runs", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Fresh subprocesses timing a cold load (0: skip the cold load).")
+@click.option("--memory", "memory_games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Also measure the peak memory of a simulation of this many games (1000 is the issue's "
+                   "figure; it takes minutes on Kingdom Builder) in a subprocess; 0: skip.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object and nothing else.")
 @rules_path_flag
-def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None:
-    """Measure random playouts per second of every bundled ruleset.
+def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_path, load_runs, memory_games,
+          as_json) -> None:
+    """Measure random playouts per second of every bundled ruleset, against hand-written Python.
 
-    Plays random games of each bundled ruleset (or of the RULESETs given) for about
-    --seconds each, in one process, and prints games and
-    moves per second. Where a ruleset has one, it also runs the hand-written plain-Python
-    implementation of benchmarks/ for the same time and prints the ratio (regnum's speed
-    divided by the hand-written one's). With --json prints {"results": [{"ruleset",
-    "players", "games_per_second", "moves_per_second", "baseline_games_per_second",
-    "ratio"}]} (baseline fields null where there is none).
+    For each bundled ruleset (or each RULESET given) and each player count, in one process and
+    in CPU time: a warm-up game, then --rounds rounds, each playing the same seeds 0..N-1 with
+    regnum and, where benchmarks/<ruleset>_baseline.py exists, with that hand-written
+    implementation, interleaved (regnum first in odd rounds, the baseline first in even ones).
+    Both sides play regnum's random policy, so they play the same games: per seed the move
+    count and final scores are compared ("same"). The medians of the rounds are printed, with
+    the ratio regnum games/s ÷ baseline games/s. Also printed: load+check+compile time, cold (a
+    fresh subprocess) and warm (same process), and the CPU cost of Game.copy(); with --memory N,
+    the peak memory of an N-game simulation.
+
+    With --json prints one object: {"results": [{"ruleset", "players", "games_per_second",
+    "moves_per_second", "baseline_games_per_second", "ratio", "baseline_moves_per_second",
+    "same_games", "rounds", "games", "cpu_seconds", ...}], "load": {ruleset: {"cold_ms",
+    "warm_ms", ...}}, "copy_us": {ruleset: µs}, "memory": {ruleset: {...}} or null, "machine":
+    {...}, "settings": {...}}.
+
+    Exits 1 when a ruleset fails to load or play, and when a baseline played different games
+    than regnum (same_games false): the figures are printed all the same, with a warning.
 
     \b
     Example:
       regnum bench
-      regnum bench kings_road --seconds 5 --json
+      regnum bench kings_road -p 4 --rounds 9 --games 50 --json
+      regnum bench kingdom_builder --memory 1000
     """
+    wall = time.perf_counter()
     if rulesets:
         paths = [resources.find_ruleset(argument, rules_path()) for argument in rulesets]
         targets = [(resources.ruleset_name(p), p) for p in paths]
@@ -77,23 +136,52 @@ def bench(rulesets, seconds, players, max_moves, baseline_path, as_json) -> None
         targets = list(resources.bundled_names().items())
     if not targets:
         fail(f"error: no bundled rulesets in {resources.data_dir('rulesets')}")
-    rows, failed = [], False
+    counts = list(dict.fromkeys(player_counts or (2, 4)))
+    rows: list[BenchResult] = []
+    load: dict = {}
+    copies: dict = {}
+    memory: dict | None = {} if memory_games else None
+    failed = False
 
     def warn(message: str) -> None:
         echo(f"warning: {message}", err=True)
+
+    import regnum
 
     for name, path in targets:
         if not as_json:
             echo(f"benchmarking {name}…", err=True)
         try:
+            rules = regnum.load(str(path), rules_path=list(rules_path()))
+            label = ruleset_label(rules, path)
             baseline = _baseline(name, baseline_path if len(targets) == 1 else None)
-            rows.append(bench_ruleset(name, path, players, seconds, max_moves, baseline, warn, rules_path()))
+            for players in dict.fromkeys(clamp_players(rules, n) for n in counts):
+                try:
+                    row = bench_ruleset(label, rules, players, rounds=rounds, games=games, seconds=seconds,
+                                        max_moves=max_moves, baseline=baseline, warn=warn)
+                except RuntimeError as err:
+                    raise SimulationError(f"{label}, {players} players: {err}") from None
+                if row.same_games is False:
+                    warn(f"{label}, {players} players: regnum and the baseline played DIFFERENT games "
+                         f"({row.mismatch}): the ratio compares different work")
+                    failed = True
+                rows.append(row)
+            load[label] = load_times(path, rules_path(), cold_runs=load_runs)
+            copies[label] = copy_cost(rules, counts[-1], max_moves)
+            if memory is not None:
+                memory[label] = peak_memory(path, clamp_players(rules, counts[-1]), memory_games, max_moves,
+                                            rules_path())
         except (api_error("RulesetError"), SimulationError) as err:
             echo(describe_error(err), err=True)
             failed = True
+    settings = {"rounds": rounds, "games": games, "seconds": seconds, "players": counts, "max_moves": max_moves,
+                "clock": "time.process_time", "load_runs": load_runs, "memory_games": memory_games,
+                "wall_seconds": round(time.perf_counter() - wall, 2)}
     if as_json:
-        click.echo(json.dumps({"results": [row.model_dump() for row in rows]}))
+        click.echo(json.dumps({"results": [row.model_dump() for row in rows], "load": load, "copy_us": copies,
+                               "memory": memory, "machine": machine_info(), "settings": settings}))
     else:
-        _bench_table(rows, seconds)
+        _bench_table(rows, load, copies, memory, rounds)
+        echo(f"{settings['wall_seconds']:.0f} s wall", err=True)
     if failed:
         raise click.exceptions.Exit(1)

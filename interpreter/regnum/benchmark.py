@@ -1,0 +1,402 @@
+"""The measurements behind ``regnum bench``: fair, interleaved, in CPU time.
+
+Speed (:func:`bench_ruleset`)
+    One ruleset at one player count, in this process. A warm-up plays seed 0 on each side
+    (untimed in the results; it also sizes the rounds when no number of games is given). Then
+    ``rounds`` rounds each play the same seeds ``0 .. games - 1`` on both sides, interleaved:
+    round 1 times the interpreter then the baseline, round 2 the baseline then the
+    interpreter, and so on. Each side of each round is timed with ``time.process_time`` (CPU
+    time of this process, so other programs on the machine matter less than with wall time);
+    the figures are the median over the rounds of games/s and moves/s, and ``ratio`` is the
+    interpreter's median games/s divided by the baseline's.
+
+The random policy
+    Both sides play :func:`regnum.agents.play_random_game`'s policy: seat ``p`` of the game
+    seeded ``s`` has its own ``random.Random(seat_seed(s, p))`` (the string
+    ``"regnum-bot:<s>:<p>"``); the seats listed in ``to_move`` (read again after each move)
+    each pick ``moves[rng.randrange(len(moves))]`` among their own legal moves, in the
+    interpreter's order of legal moves; a game stops when over or after ``max_moves`` moves.
+    A baseline must reproduce it (see :func:`load_baseline`), and the games are compared: per
+    seed, the number of moves and the final scores of both sides must be equal
+    (``same_games``), in every round.
+
+Load, copy and memory (:func:`load_times`, :func:`copy_cost`, :func:`peak_memory`)
+    Cold load = CPU time of the first ``regnum.load`` in a fresh ``python -c`` subprocess
+    (after ``import regnum``, which is reported apart); warm load = a further ``regnum.load``
+    of the same file in the same process. Nothing of a ruleset is cached between loads; only
+    the Lark parser (built from the grammar once per process, ``regnum.parse.parser``) and
+    Python's imports are, so the warm figure is what parsing, checking and compiling cost.
+    ``Game.copy()`` is timed on the state halfway through the game of seed 0. Peak memory is
+    the ``ru_maxrss`` of a subprocess that loads the ruleset and runs ``regnum.simulate`` of N
+    games in one process (``jobs=1``), as ``regnum simulate`` would keep them.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from . import resources
+from .agents import play_random_game
+
+__all__ = [
+    "BenchResult",
+    "BaselineError",
+    "bench_ruleset",
+    "clamp_players",
+    "copy_cost",
+    "load_baseline",
+    "load_times",
+    "machine_info",
+    "peak_memory",
+    "timed_playouts",
+]
+
+Clock = Callable[[], float]
+Outcome = tuple[int, tuple[int, ...]]   # (moves played, final scores) of one game
+
+
+class BaselineError(RuntimeError):
+    """The baseline failed while playing (the message names the seed)."""
+
+
+class BenchResult(BaseModel):
+    """One row of ``regnum bench``; baseline fields are None when no baseline applies.
+
+    ``games_per_second`` and ``moves_per_second`` are medians over ``rounds`` rounds of
+    ``games`` games each (seeds ``0 .. games - 1``), in CPU time; ``ratio`` is
+    ``games_per_second / baseline_games_per_second``. ``same_games`` is None when the
+    baseline cannot play the same games (it has only the old ``games_per_second``), else
+    whether every seed gave the same number of moves and final scores on both sides.
+    """
+
+    ruleset: str
+    players: int
+    games_per_second: float
+    moves_per_second: float
+    baseline_games_per_second: float | None = None
+    ratio: float | None = None
+    baseline_moves_per_second: float | None = None
+    moves_ratio: float | None = None
+    same_games: bool | None = None
+    mismatch: str | None = None
+    rounds: int = 1
+    games: int = 0
+    moves: int = 0
+    cpu_seconds: float = 0.0
+    baseline_cpu_seconds: float | None = None
+    round_games_per_second: list[float] = []
+    baseline_round_games_per_second: list[float] | None = None
+    interleaved: bool = False
+
+
+# --- the random policy --------------------------------------------------------------------
+
+
+def interpreter_games(rules, players: int, seeds, max_moves: int) -> list[Outcome]:
+    """Plays ``seeds`` with :func:`play_random_game`; (moves, scores) per seed."""
+    out = []
+    for seed in seeds:
+        try:
+            game = play_random_game(rules, players, seed, max_moves)
+        except Exception as err:  # noqa: BLE001 — named with its seed by the caller
+            raise RuntimeError(f"seed {seed}: {type(err).__name__}: {err}") from err
+        out.append((game.move_count, tuple(game.scores)))
+    return out
+
+
+def baseline_games(baseline, players: int, seeds, max_moves: int) -> list[Outcome]:
+    """Plays ``seeds`` with the baseline's ``bench_game``; (moves, scores) per seed."""
+    play = baseline.bench_game
+    out = []
+    for seed in seeds:
+        try:
+            moves, scores = play(players, seed, max_moves)
+        except Exception as err:  # noqa: BLE001 — someone else's script
+            raise BaselineError(f"seed {seed}: {type(err).__name__}: {err}") from err
+        out.append((int(moves), tuple(scores)))
+    return out
+
+
+def _first_difference(seeds, ours: list[Outcome], theirs: list[Outcome]) -> str | None:
+    for seed, (m1, s1), (m2, s2) in zip(seeds, ours, theirs):
+        if (m1, s1) != (m2, s2):
+            return (f"seed {seed}: regnum played {m1} moves, scores {list(s1)}; "
+                    f"the baseline {m2} moves, scores {list(s2)}")
+    return None
+
+
+# --- speed --------------------------------------------------------------------------------
+
+
+def clamp_players(rules, players: int) -> int:
+    return max(rules.min_players, min(rules.max_players, players))
+
+
+def _timed(clock: Clock, play, *args) -> tuple[list[Outcome], float]:
+    start = clock()
+    result = play(*args)
+    return result, clock() - start
+
+
+def _rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int | None = None,
+                  seconds: float = 0.5, max_moves: int = 10_000, baseline=None,
+                  warn: Callable[[str], None] | None = None, clock: Clock = time.process_time,
+                  max_games: int = 1_000) -> BenchResult:
+    """Random-playout speed of loaded ``rules`` at ``players`` (clamped), against ``baseline``.
+
+    ``games`` per round, or (None) as many as fit in about ``seconds`` of CPU time per side
+    and round judging by the warm-up game (at least 1, at most ``max_games``). A baseline with
+    ``bench_game`` is interleaved with the interpreter and its games compared; one with only
+    the old ``games_per_second(players, seconds)`` is timed after, for ``seconds`` × rounds,
+    not compared (``same_games`` None). A failing baseline is reported through ``warn`` and
+    leaves the baseline fields None; a failing interpreter game raises RuntimeError.
+    ``clock`` is injectable for tests.
+    """
+    warn = warn or (lambda message: None)
+    players = clamp_players(rules, players)
+    rounds = max(1, rounds)
+    paired = baseline is not None and callable(getattr(baseline, "bench_game", None))
+    if baseline is not None and not paired:
+        if callable(getattr(baseline, "games_per_second", None)):
+            warn(f"{name}: the baseline has no bench_game(players, seed, max_moves): timed apart "
+                 "with its own games_per_second, its games not compared with regnum's")
+        else:
+            warn(f"{name}: the baseline has neither bench_game nor games_per_second: ignored")
+            baseline = None
+
+    # Warm-up: seed 0 on each side (imports, caches, lazily built tables); sizes the rounds.
+    (_, warm) = _timed(clock, interpreter_games, rules, players, [0], max_moves)
+    if paired:
+        try:
+            baseline_games(baseline, players, [0], max_moves)
+        except BaselineError as err:
+            warn(f"{name}, {players} players: baseline failed: {err}")
+            baseline, paired = None, False
+    if games is None:
+        games = max(1, min(max_games, round(seconds / warm))) if warm > 0 else max_games
+    seeds = list(range(games))
+
+    ours_times, theirs_times = [], []
+    ours_first: list[Outcome] | None = None
+    theirs_first: list[Outcome] | None = None
+    mismatch = None
+    for number in range(rounds):
+        order = ("ours", "theirs") if number % 2 == 0 else ("theirs", "ours")
+        for side in order:
+            if side == "ours":
+                result, elapsed = _timed(clock, interpreter_games, rules, players, seeds, max_moves)
+                ours_times.append(elapsed)
+                if ours_first is None:
+                    ours_first = result
+                elif result != ours_first and mismatch is None:
+                    mismatch = f"regnum played different games in round {number + 1} than in round 1"
+            elif paired:
+                try:
+                    result, elapsed = _timed(clock, baseline_games, baseline, players, seeds, max_moves)
+                except BaselineError as err:
+                    warn(f"{name}, {players} players: baseline failed: {err}")
+                    paired, baseline, theirs_times = False, None, []
+                    continue
+                theirs_times.append(elapsed)
+                if theirs_first is None:
+                    theirs_first = result
+                elif result != theirs_first and mismatch is None:
+                    mismatch = f"the baseline played different games in round {number + 1} than in round 1"
+    assert ours_first is not None
+    moves = sum(m for m, _ in ours_first)
+    per_round = [_rate(games, t) for t in ours_times]
+    row = BenchResult(
+        ruleset=name, players=players, rounds=rounds, games=games, moves=moves,
+        games_per_second=statistics.median(per_round),
+        moves_per_second=statistics.median(_rate(moves, t) for t in ours_times),
+        cpu_seconds=sum(ours_times), round_games_per_second=per_round,
+    )
+    if paired and theirs_first is not None:
+        base_moves = sum(m for m, _ in theirs_first)
+        base_rounds = [_rate(games, t) for t in theirs_times]
+        mismatch = mismatch or _first_difference(seeds, ours_first, theirs_first)
+        row.baseline_games_per_second = statistics.median(base_rounds)
+        row.baseline_moves_per_second = statistics.median(_rate(base_moves, t) for t in theirs_times)
+        row.baseline_round_games_per_second = base_rounds
+        row.baseline_cpu_seconds = sum(theirs_times)
+        row.same_games = mismatch is None
+        row.mismatch = mismatch
+        row.interleaved = True
+    elif baseline is not None:   # the old convention: timed apart, in its own clock
+        try:
+            rates = [float(baseline.games_per_second(players=players, seconds=seconds)) for _ in range(rounds)]
+            row.baseline_games_per_second = statistics.median(rates)
+            row.baseline_round_games_per_second = rates
+        except Exception as err:  # noqa: BLE001 — someone else's script: never fatal
+            warn(f"{name}, {players} players: baseline failed: {type(err).__name__}: {err}")
+    if row.baseline_games_per_second:
+        row.ratio = row.games_per_second / row.baseline_games_per_second
+    if row.baseline_moves_per_second:
+        row.moves_ratio = row.moves_per_second / row.baseline_moves_per_second
+    return row
+
+
+def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000,
+                   clock: Clock = time.process_time) -> tuple[int, int, float]:
+    """Random games (seeds 0, 1, 2, ...) for at least ``seconds`` of CPU time and at least one
+    game. Returns (games, moves, elapsed seconds)."""
+    games = moves = 0
+    start = clock()
+    while True:
+        moves += play_random_game(rules, players, games, max_moves).move_count
+        games += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return games, moves, elapsed
+
+
+# --- load, copy, memory -------------------------------------------------------------------
+
+
+def _child_env() -> dict:
+    """The environment of a measuring subprocess: it imports this very regnum."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def _child(code: str, *args: str, timeout: float | None = None) -> dict:
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env=_child_env(), timeout=timeout, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"measuring subprocess failed: {tail}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+_COLD = """
+import json, sys, time
+t0 = time.process_time()
+import regnum
+t1 = time.process_time()
+regnum.load(sys.argv[1], rules_path=json.loads(sys.argv[2]))
+t2 = time.process_time()
+print(json.dumps({"import_ms": (t1 - t0) * 1e3, "load_ms": (t2 - t1) * 1e3}))
+"""
+
+
+def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs: int = 3,
+               clock: Clock = time.process_time) -> dict:
+    """Load+check+compile times of a ruleset, in CPU milliseconds (medians)."""
+    import regnum
+
+    cold = [_child(_COLD, str(path), json.dumps([str(p) for p in rules_path])) for _ in range(max(0, cold_runs))]
+    regnum.load(str(path), rules_path=list(rules_path))   # this process's first load is not a warm one
+    warm = []
+    for _ in range(max(1, warm_runs)):
+        start = clock()
+        regnum.load(str(path), rules_path=list(rules_path))
+        warm.append((clock() - start) * 1e3)
+    return {
+        "cold_ms": statistics.median(c["load_ms"] for c in cold) if cold else None,
+        "warm_ms": statistics.median(warm),
+        "import_ms": statistics.median(c["import_ms"] for c in cold) if cold else None,
+        "cold_runs": len(cold),
+        "warm_runs": len(warm),
+    }
+
+
+def copy_cost(rules, players: int, max_moves: int = 10_000, batches: int = 5, seconds: float = 0.05,
+              clock: Clock = time.process_time) -> float:
+    """Microseconds of CPU per ``Game.copy()`` of the state halfway through the game of seed 0
+    (the median of ``batches`` batches of about ``seconds`` each)."""
+    players = clamp_players(rules, players)
+    length = play_random_game(rules, players, 0, max_moves).move_count
+    game = play_random_game(rules, players, 0, max(0, length // 2)) if length > 1 else rules.new_game(
+        players=players, seed=0, narrate=False)
+    count, start = 0, clock()   # size a batch
+    while clock() - start < seconds / 5 or count < 10:
+        game.copy()
+        count += 1
+    per_batch = max(10, count * 5)
+    results = []
+    for _ in range(max(1, batches)):
+        start = clock()
+        for _ in range(per_batch):
+            game.copy()
+        results.append((clock() - start) / per_batch * 1e6)
+    return statistics.median(results)
+
+
+_MEMORY = """
+import json, resource, sys
+import regnum
+from regnum.simulate import simulate
+path, players, games, max_moves = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rules = regnum.load(path, rules_path=json.loads(sys.argv[5]))
+loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = simulate(path, players, games, jobs=1, max_moves=max_moves, rules=rules)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"loaded_kb": loaded, "peak_kb": peak, "games": len(result.games),
+                  "failed": len(result.failed)}))
+"""
+
+
+def peak_memory(path: Path, players: int, games: int = 1_000, max_moves: int = 10_000,
+                rules_path: tuple = ()) -> dict:
+    """Peak resident memory of a subprocess that loads the ruleset and simulates ``games``
+    random games in one process (``ru_maxrss`` of the subprocess, read by itself; on Linux in
+    KiB, reported in MiB), and the same after loading only."""
+    out = _child(_MEMORY, str(path), str(players), str(games), str(max_moves),
+                 json.dumps([str(p) for p in rules_path]))
+    scale = 1 / 1024 if sys.platform != "darwin" else 1 / (1024 * 1024)   # macOS counts bytes
+    return {"players": players, "games": out["games"], "failed": out["failed"],
+            "after_load_mb": round(out["loaded_kb"] * scale, 1), "peak_mb": round(out["peak_kb"] * scale, 1),
+            "method": "ru_maxrss of a subprocess (getrusage RUSAGE_SELF in the child)"}
+
+
+def machine_info() -> dict:
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor() or None,
+        "cpu_count": os.cpu_count(),
+        "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+    }
+
+
+# --- baselines ----------------------------------------------------------------------------
+
+
+def load_baseline(name: str, path: Path | None = None):
+    """The hand-written implementation of ruleset ``name``, or None when there is none.
+
+    By convention it is ``benchmarks/<name>_baseline.py`` of the checkout (not in the wheel),
+    imported by path. It should expose ``bench_game(players, seed, max_moves) -> (moves,
+    scores)``: one game played with regnum's random policy (see this module's docstring), so
+    that both sides play the same games, interleaved and compared; a baseline with only the
+    older ``games_per_second(players, seconds)`` is still timed, apart and not compared.
+    Exceptions while importing it propagate: the caller reports them as a missing baseline.
+    """
+    path = path or resources.checkout_root() / "benchmarks" / f"{name.replace('-', '_')}_baseline.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"regnum_bench_baseline_{name.replace('-', '_')}", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
