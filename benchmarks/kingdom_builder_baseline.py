@@ -7,8 +7,9 @@ enough we need to know how fast the same game runs when a Python programmer simp
 by hand, with no DSL in between. This module is that reference for
 ``rulesets/kingdom_builder.rules``. It serves two purposes:
 
-1. **Speed baseline.** ``regnum bench kingdom_builder`` measures random-playout games per
-   second of the ruleset and prints the ratio to :func:`games_per_second` here.
+1. **Speed baseline.** ``regnum bench kingdom_builder`` times random playouts of the ruleset
+   and of :func:`bench_game` here, on the same seeds and with the same random policy (so the
+   same games, which it checks), and prints the ratio.
 2. **Differential oracle.** ``tests/differential/test_kingdom_builder_vs_baseline.py`` feeds
    the same moves to the interpreter and to :class:`KingdomBuilder` and compares who is to
    move, the legal moves, the supplies, the tiles and the scores after every move.
@@ -40,9 +41,11 @@ adjacency preference applies per tile (and per moved settlement) exactly as in t
 the order taken, cells row by row, Paddock targets by direction (E, W, NE, NW, SE, SW).
 
 Randomness: the setup (sections, turns, cards, the deck's order) is passed in or drawn from
-``random.Random(seed)``; reshuffling the discards (A8) calls ``shuffle(list)``, by default
-that generator's ``shuffle``. The differential test passes the interpreter's setup and
-generator instead, so that both sides draw the same cards.
+:class:`SplitMix64` -- regnum's own seeded generator, a few lines -- in the order the
+ruleset's ``setup`` draws it, so ``KingdomBuilder(players, seed=s)`` is regnum's game of seed
+``s``; reshuffling the discards (A8) calls ``shuffle(list)``, by default that generator's
+``shuffle``, whose state then is the interpreter's. :func:`bench_game` also plays regnum's
+random policy, so ``regnum bench`` compares the same games.
 """
 
 from __future__ import annotations
@@ -106,6 +109,46 @@ TWO_AWAY = [tuple(STEP[d][STEP[d][i]] for d in range(6) if STEP[d][i] >= 0 and S
 ROW = [i // SIZE for i in range(N_CELLS)]
 
 
+# --------------------------------------------------------------------------------------------
+# The seeded generator: regnum's (splitmix64, one 64-bit int of state), so that a seed gives
+# the ruleset's setup and reshuffles, drawn in the same order.
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+class SplitMix64:
+    """``below(n)``: a uniform int in [0, n) (rejection, no modulo bias); ``shuffle(items)``:
+    Fisher-Yates in place from the last item down. Like regnum's ``random one of`` (one
+    ``below``), ``random N of`` (a shuffle of a copy, its first N) and ``shuffle`` (a zone)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = (seed * GOLDEN + 0x632BE59BD9B4E019) & MASK64
+
+    def below(self, n: int) -> int:
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            self.state = z = (self.state + GOLDEN) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                return z % n
+
+    def shuffle(self, items: list) -> None:
+        below = self.below
+        for i in range(len(items) - 1, 0, -1):
+            j = below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, items, k: int) -> list:
+        items = list(items)
+        self.shuffle(items)
+        return items[:k]
+
+
 def cell_of(rc) -> int:
     r, c = rc
     return r * SIZE + c
@@ -133,8 +176,11 @@ class KingdomBuilder:
     """One game of Kingdom Builder. Players are seats ``0 .. players - 1``; seat 0 starts.
 
     ``sections`` (4 names), ``turned`` (4 bools), ``goals`` (3 names) and ``deck`` (the 25
-    terrain cards after shuffling, the top card last) are drawn from ``random.Random(seed)``
-    when not given; ``shuffle(cards)`` reshuffles the discards in place when the pile runs out.
+    terrain cards after shuffling, the top card last) are drawn from ``SplitMix64(seed)``
+    when not given, as the ruleset's setup draws them (the sections, then whether each is
+    turned -- none is when the sections are given --, the deck's shuffle, the goals), so that
+    a seed gives regnum's game of that seed; ``shuffle(cards)`` reshuffles the discards in
+    place when the pile runs out, by default with that same generator, as the ruleset does.
     ``settlements`` ({(row, col): owner}) builds a position by hand: those settlements stand on
     the board from the start (taken from the supplies; they take no tiles).
     """
@@ -143,16 +189,19 @@ class KingdomBuilder:
                  seed=None, shuffle=None, settlements=None):
         if not (isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"Kingdom Builder takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
-        rng = random.Random(seed)
+        # §4 what is not given is drawn as the ruleset's setup draws it, in its order.
+        rng = SplitMix64(seed or 0)
         if sections is None:
             sections = rng.sample(SECTIONS, 4)
-        if turned is None:
-            turned = [rng.random() < 0.5 for _ in range(4)]
-        if goals is None:
-            goals = rng.sample(GOALS, 3)
+            if turned is None:  # A1 each drawn section turned with probability 1/2
+                turned = [rng.below(2) == 1 for _ in range(4)]
+        elif turned is None:
+            turned = [False] * 4  # sections chosen by hand are not turned
         if deck is None:
             deck = [t for t in BUILDABLE for _ in range(CARDS_PER_TERRAIN)]
             rng.shuffle(deck)
+        if goals is None:
+            goals = rng.sample(GOALS, 3)
         self.shuffle = shuffle or rng.shuffle
         self.n = n = players
         self.sections, self.turned, self.goals = list(sections), list(turned), list(goals)
@@ -528,10 +577,11 @@ class KingdomBuilder:
 
 
 def random_game(players: int, seed: int) -> KingdomBuilder:
-    """Play one game: a random setup, then uniform choices among ``legal_moves()``, both from
-    ``random.Random(seed)``. Stops when the game is over or after ``MAX_MOVES`` moves."""
+    """Play one game: the setup of ``seed`` (as regnum's), then uniform choices among
+    ``legal_moves()`` from ``random.Random(seed)``. Stops when the game is over or after
+    ``MAX_MOVES`` moves."""
     rng = random.Random(seed)
-    game = KingdomBuilder(players, seed=rng.random())
+    game = KingdomBuilder(players, seed=seed)
     choice = rng.choice
     play = game.play
     legal_moves = game.legal_moves
@@ -545,13 +595,36 @@ def random_game(players: int, seed: int) -> KingdomBuilder:
 play_random_game = random_game  # the name other tools may look for
 
 
+def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int, list[int]]:
+    """One game played with regnum's random policy; returns (moves played, final scores).
+
+    This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
+    on ``rulesets/kingdom_builder.rules``: the setup and reshuffles of ``seed`` are the
+    ruleset's (:class:`SplitMix64`); seat ``p`` has its own ``random.Random("regnum-bot:
+    <seed>:<p>")`` and picks ``moves[rng.randrange(len(moves))]`` among its legal moves, which
+    are listed in the interpreter's order; the game stops when over or after ``max_moves``
+    moves. One player moves at a time, so ``to_move`` is ``[current]`` until the end.
+    """
+    game = KingdomBuilder(players, seed=seed)
+    rngs = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
+    play = game.play
+    legal_moves = game.legal_moves
+    moves = 0
+    while not game._over and moves < max_moves:
+        options = legal_moves()
+        play(*options[rngs[game.current](len(options))])
+        moves += 1
+    return moves, game.scores
+
+
 def games_per_second(players: int = 4, seconds: float = 2.0) -> float:
-    """Random playouts per second (seeds 0, 1, 2, ...) over at least ``seconds``."""
+    """Random playouts (:func:`bench_game`, seeds 0, 1, 2, ...) per second over at least
+    ``seconds``."""
     clock = time.perf_counter
     games = 0
     start = clock()
     while True:
-        random_game(players, games)
+        bench_game(players, games)
         games += 1
         elapsed = clock() - start
         if elapsed >= seconds:

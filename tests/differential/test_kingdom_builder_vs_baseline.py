@@ -1,11 +1,14 @@
 """Differential test: the interpreter running rulesets/kingdom_builder.rules against the
 hand-written benchmarks/kingdom_builder_baseline.py, fed the same moves.
 
-The baseline cannot replay regnum's seeded setup, so it is built from the interpreter's game
-after setup: the four sections and which are turned (read back from the board), the three
-Kingdom Builder cards and the terrain deck's order. Reshuffles during play use the
-interpreter's own generator (``regnum.rng``, from the state's ``rng``) on the same discards, so
-both sides draw the same cards.
+Here the baseline is built from the interpreter's game after setup: the four sections and
+which are turned (read back from the board), the three Kingdom Builder cards and the terrain
+deck's order (so positions built with ``regnum.testing.Scenario`` can be compared too).
+Reshuffles during play use the interpreter's own generator (``regnum.rng``, from the state's
+``rng``) on the same discards, so both sides draw the same cards. The baseline also replays
+regnum's seeded setup by itself (its embedded copy of the generator): the last tests check
+that a seed gives the same setup on both sides, and that its ``bench_game`` plays the same
+games as ``regnum.agents.play_random_game`` (what ``regnum bench`` compares).
 
 After every move both must agree on who is to move, the legal moves (the same list, in the
 same order), the settlements on the board and in each supply, the tiles held, the cards
@@ -24,6 +27,7 @@ import pytest
 
 import regnum
 from regnum import Move
+from regnum.agents import play_random_game
 from regnum import rng as regnum_rng
 from regnum.testing import Scenario
 
@@ -284,6 +288,31 @@ def test_every_tile_power_and_goal_is_exercised(rules):
                 game.play(move)
     assert used == set(baseline.SECTIONS), sorted(set(baseline.SECTIONS) - used)
     assert len(goals) >= 9, sorted(set(baseline.GOALS) - goals)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 1, 5, 17, 42, 59, 123456789])
+def test_a_seed_gives_the_same_setup_on_both_sides(rules, players, seed):
+    """The baseline's own setup of a seed is the interpreter's: sections, turns, goals, the
+    deck and the hands, and the generator's state after setup (which the reshuffles use)."""
+    game = rules.new_game(players=players, seed=seed, narrate=False)
+    mine = baseline_from_interpreter(game)
+    theirs = baseline.KingdomBuilder(players, seed=seed)
+    assert (theirs.sections, theirs.turned, theirs.goals) == (mine.sections, mine.turned, mine.goals)
+    assert snapshot_baseline(theirs) == snapshot_baseline(mine)
+    assert theirs.shuffle.__self__.state == game.state.rng
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 3, 11, 29, 47])
+def test_bench_game_plays_regnums_random_game(rules, players, seed):
+    """``regnum bench``'s check: the same (moves, final scores) as play_random_game, also when
+    ``max_moves`` stops the game early. (Checked for seeds 0..59 at 2, 3 and 4 players.)"""
+    for max_moves in (10_000, 40):
+        game = play_random_game(rules, players, seed, max_moves)
+        moves, scores = baseline.bench_game(players, seed, max_moves)
+        assert (moves, list(scores)) == (game.move_count, list(game.scores))
+    assert game.move_count == 40
 
 
 def test_baselines_own_worked_examples_pass():
