@@ -118,11 +118,18 @@ class Renderer:
         return out
 
     def value(self, name: str, value) -> str:
-        """A variable's value as players read it: a node of a graph by its view's name."""
+        """A variable's value as players read it: a node of a graph by its view's name, a piece
+        by its name, an enum's member as its view names it."""
         decl = self.game.ruleset.program.get(name, "var")
         ref = decl.type if decl is not None else None
         if ref is not None and ref.item is not None:
             ref = ref.item
+        if ref is not None and ref.name in self.model.views \
+                and self.game.ruleset.program.get(ref.name, "enum") is not None:
+            if isinstance(value, list):
+                return _short([self._view(ref.name, v)[0] if isinstance(v, str) else v for v in value])
+            if isinstance(value, str):
+                return self._view(ref.name, value)[0]
         if ref is not None and self.game.ruleset.program.get(ref.name, "piece") is not None:
             if isinstance(value, list):
                 return _short([self.piece_text(v) for v in value if isinstance(v, int) and 0 <= v < len(self.state.pieces)])

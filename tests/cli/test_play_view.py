@@ -95,6 +95,7 @@ def test_a_growing_table_shows_token_values_over_the_pieces_in_their_owners_colo
             if line.split() and line.split()[0].lstrip("-").isdigit() and line.split()[0] == line.split()[-1]}
     assert rows == {"-1": ["·"] * 4, "0": ["·", "#1", "#1", "·"], "1": ["·", "4", "·", "·"], "2": ["·"] * 4}
     assert "pieces in their owner's colour" in text and "current=object 1" in text
+    assert "chip supply=[King, Bishop, Wizard, Guild Master, Merchant, Sorceress]" in text   # view character(c)
     rich = render(game, 1)
     styles = {rich.plain[span.start:span.end].strip(): str(span.style) for span in rich.spans
               if rich.plain[span.start:span.end].strip() in ("4", "·")}

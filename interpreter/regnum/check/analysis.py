@@ -146,10 +146,11 @@ class _Walker:
     def _view(self, d):
         board = self.p.get(d.board, "board")
         piece = self.p.get(d.board, "piece")
+        enum = self.p.get(d.board, "enum")
         what = T.node_of(d.board) if board is not None else T.piece_of({d.board}) if piece is not None \
-            else T.UNKNOWN
+            else T.member_of(d.board) if enum is not None else T.UNKNOWN
         scope = Scope({d.var: what})
-        if board is not None or piece is not None:
+        if board is not None or piece is not None or enum is not None:
             self.r.ref(d.board)
         text = self.x.infer(d.text, scope)
         if T.known(text) and not T.is_textual(text) and not T.is_number(text):

@@ -50,13 +50,16 @@ def check_declarations(program: Program) -> list[Diagnostic]:
                                   "a variable is public, owner or hidden"))
     for view in program.of_kind("view"):
         decl = program.get(view.board)
-        if decl is None or decl.kind not in ("board", "piece"):
+        if decl is None or decl.kind not in ("board", "piece", "enum"):
             what = "unknown" if decl is None else KIND_WORDS.get(decl.kind, decl.kind)
             message = f"a view draws a board or names a piece type, but '{view.board}' is {what}" \
                 if decl is not None else f"unknown board or piece type '{view.board}'"
             out.append(Diagnostic("E121", "error", message, view.board_span,
                                   did_you_mean(view.board, [d.name for d in program.decls.values()
-                                                            if d.kind in ("board", "piece")])))
+                                                            if d.kind in ("board", "piece", "enum")])))
+        elif decl.kind == "enum" and view.colour is not None:
+            out.append(Diagnostic("E121", "error", f"a view of the enum '{view.board}' names its members: it has "
+                                  "no colour", view.colour.span, "drop the 'on …' part"))
     return out
 
 
