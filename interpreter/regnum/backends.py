@@ -136,6 +136,8 @@ def _run_pool(setup, setup_args, work, items, workers, progress) -> list:
             results[index] = result
             if progress:
                 progress(len(results), len(items))
+        pool.close()   # every result is in: let the workers exit, and reap them, before returning
+        pool.join()
     return [results[index] for index in range(len(items))]
 
 
