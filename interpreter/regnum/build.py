@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections import OrderedDict
 from contextlib import contextmanager
 
 from lark import Token, Tree
@@ -20,6 +21,7 @@ from . import ast
 from .diagnostics import Diagnostic, RulesetError
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .parse import parse_text
+from .source import SourceRegistry
 from .source import Span
 
 
@@ -548,8 +550,35 @@ def build_expression(text: str, file: str = "<expression>", limits: Limits = DEF
     return node
 
 
+# The syntax trees of files already built, by (file, text, limits): parsing is two thirds of
+# loading a ruleset again in the same process (a simulation's workers, a test suite, a server),
+# and a tree is frozen, so the same text gives the same tree. Kept within a budget of source
+# characters, the oldest dropped first, since a stranger's ruleset may be megabytes.
+_BUILT: OrderedDict = OrderedDict()
+_BUILT_CHARACTERS = 1_000_000
+_built_size = 0
+
+
 def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.Module:
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
+    global _built_size
+    key = (file, text, limits)
+    module = _BUILT.get(key)
+    if module is not None:
+        _BUILT.move_to_end(key)
+        SourceRegistry.remember(file, text)   # its lines, for the messages that quote them
+        return module
+    module = _build_module(text, file, limits)
+    if len(text) <= _BUILT_CHARACTERS:
+        _BUILT[key] = module
+        _built_size += len(text)
+        while _built_size > _BUILT_CHARACTERS:
+            (_, old, _), _ = _BUILT.popitem(last=False)
+            _built_size -= len(old)
+    return module
+
+
+def _build_module(text: str, file: str, limits: Limits) -> ast.Module:
     builder = _Builder(file, limits)
     count = last_line = 0
 
