@@ -62,8 +62,8 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
     console.print(table)
     if load or copy_us or memory:
         costs = Table(title="Load and copy", caption="load = regnum.load (parse, check, compile), CPU ms; cold = first "
-                      "load in a fresh process (median of subprocesses), warm = again in the same process (only "
-                      "the Lark parser is cached). copy = Game.copy() halfway through seed 0's game, CPU µs. "
+                      "load in a fresh process (median of subprocesses), warm = again in the same process (the "
+                      "Lark parser and the file's syntax tree are kept: checking and compiling). copy = Game.copy() halfway through seed 0's game, CPU µs. "
                       "memory = peak RSS (ru_maxrss) of a subprocess simulating N games.", caption_justify="left")
         costs.add_column("ruleset", no_wrap=True)
         for name in ("cold load ms", "warm load ms", "copy µs", "peak MB (games)"):
