@@ -19,30 +19,21 @@ favours tile actions so that every tile power is exercised.
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 import regnum
+from regnum.benchmark import load_baseline
 from regnum import Move
 from regnum.agents import play_random_game
 from regnum import rng as regnum_rng
 from regnum.testing import Scenario
 
-BASELINE_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "kingdom_builder_baseline.py"
 MOVE_BOUND = 3_000
 
 
-def _load_baseline():
-    spec = importlib.util.spec_from_file_location("kingdom_builder_baseline", BASELINE_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-baseline = _load_baseline()
+baseline = load_baseline("kingdom_builder")   # benchmarks/kingdom_builder_baseline.py, as `regnum bench` loads it
 STATS = {"games": 0, "moves": 0}
 
 
@@ -159,6 +150,14 @@ def snapshot_baseline(b) -> dict:
     }
 
 
+def step_both(game, b, history: list, move) -> None:
+    """One move played by the interpreter and the baseline, then everything compared."""
+    game.play(move)
+    b.play(*to_baseline_move(move))
+    history.append(to_baseline_move(move))
+    assert_same(game, b, history)
+
+
 def assert_same(game, b, history) -> None:
     mine, theirs = snapshot_interpreter(game), snapshot_baseline(b)
     if mine != theirs:
@@ -190,10 +189,7 @@ def play_both(rules, players: int, seed: int, drive: str) -> tuple:
             move = rng.choice(tiled if tiled and rng.random() < 0.8 else moves)
         else:
             move = to_interpreter_move(rng.choice(b.legal_moves()))
-        game.play(move)
-        b.play(*to_baseline_move(move))
-        history.append(to_baseline_move(move))
-        assert_same(game, b, history)
+        step_both(game, b, history, move)
     STATS["games"] += 1
     STATS["moves"] += len(history)
     assert game.is_over and b.is_over, "the game did not end within the move bound"
@@ -261,10 +257,7 @@ def test_stuck_cards_agree_move_by_move(rules, players, seed):
         moves = game.all_legal_moves()
         onto = [m for m in moves if terrain[m.args.get("h") or m.args.get("to") or "(0,0)"] == "desert"]
         move = rng.choice(onto if onto else moves)
-        game.play(move)
-        b.play(*to_baseline_move(move))
-        history.append(to_baseline_move(move))
-        assert_same(game, b, history)
+        step_both(game, b, history, move)
     STATS["games"] += 1
     STATS["moves"] += len(history)
     assert game.is_over and game.winners == b.winners and game.scores == b.scores

@@ -9,28 +9,19 @@ favours a few regions and the special cards (ties, empty supplies, several Witch
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 import regnum
+from regnum.benchmark import load_baseline
 from regnum import Move
 
-BASELINE_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "kings_road_baseline.py"
 SEEDS = range(120)
 MOVE_BOUND = 3_000
 
 
-def _load_baseline():
-    spec = importlib.util.spec_from_file_location("kings_road_baseline", BASELINE_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-baseline = _load_baseline()
+baseline = load_baseline("kings_road")   # benchmarks/kings_road_baseline.py, as `regnum bench` loads it
 REGIONS = baseline.REGIONS
 
 

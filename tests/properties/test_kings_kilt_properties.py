@@ -14,34 +14,13 @@ import random
 import pytest
 
 import regnum
-from regnum.testing import assert_invariants
+from regnum.testing import assert_invariants, kind_first_move as kind_first, piece_ids as ids_in
 
 RULES = regnum.load("kings_kilt")
 CARDS = 64
 MOVE_BOUND = 35 * 6 + 12                     # the ruleset's `ends within`
 PLACES = [f"place#({r},{i})" for r in range(1, 7) for i in range(7 - r)]
 GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
-
-
-def kind_first(game, rng):
-    moves = game.all_legal_moves()
-    kinds = sorted({m.action for m in moves})
-    kind = rng.choice(kinds)
-    return rng.choice([m for m in moves if m.action == kind])
-
-
-def ids_in(value) -> set[int]:
-    """Every piece id anywhere in a JSON value (pieces are dicts with an "id")."""
-    found = set()
-    if isinstance(value, dict):
-        if "id" in value and "type" in value:
-            found.add(value["id"])
-        for v in value.values():
-            found |= ids_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            found |= ids_in(v)
-    return found
 
 
 def cards_everywhere(game) -> int:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 import regnum
-from regnum import IllegalMove, Move
-from regnum.testing import Scenario, assert_invariants
+from regnum import Move
+from regnum.testing import Scenario, assert_invariants, refusal
 
 RULES = regnum.load("kings_kilt")
 
@@ -165,12 +165,7 @@ def face_up(game, seat) -> list[str]:
             if game.state.pieces[i]["face_up"]]
 
 
-def refused(game, move) -> str:
-    before = game.to_json()
-    with pytest.raises(IllegalMove) as info:
-        game.play(move)
-    assert game.to_json() == before
-    return info.value.rule
+refused = refusal   # the rule named by the refusal of a move; the game is unchanged
 
 
 def turn_up(game, seat, clan):

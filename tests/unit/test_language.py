@@ -1,18 +1,14 @@
 """Language constructs, each exercised by a tiny ruleset written for the test."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 import regnum
+from toy_rules import load   # tests/unit is on the path of its tests
 from regnum import IllegalMove, Move
 
 
-def load(tmp_path, text: str, name: str = "toy.rules") -> regnum.Ruleset:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return regnum.load(path)
 
 
 TOKENS = """

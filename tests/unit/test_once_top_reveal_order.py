@@ -3,11 +3,11 @@ triggers that wait `after the move`, a `top` zone (a face-up pile: only its top 
 public), and revealed pieces shown in the order they were revealed."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 import regnum
+from toy_rules import load   # tests/unit is on the path of its tests
 from regnum import Move
 
 CLIMB = """
@@ -41,10 +41,6 @@ trigger every_climb when s enters tower(p):
 """
 
 
-def load(tmp_path, text: str, name: str = "t.rules"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text))
-    return regnum.load(path)
 
 
 def first(game, action: str) -> Move:

@@ -4,11 +4,11 @@ itself loses every tie), and keys that are lists of numbers compared item by ite
 final tie-break by points won on the last object, then the one before…)."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 import regnum
+from toy_rules import load   # tests/unit is on the path of its tests
 
 RING = """
 game seat_ties "Seat ties"
@@ -33,10 +33,6 @@ var bonus per player: int = 0
 """
 
 
-def load(tmp_path, text: str):
-    path = tmp_path / "t.rules"
-    path.write_text(textwrap.dedent(text))
-    return regnum.load(path)
 
 
 def test_ties_go_to_the_nearest_seat_clockwise_after_the_reference_who_loses_them(tmp_path):

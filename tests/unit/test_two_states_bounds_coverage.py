@@ -3,18 +3,14 @@
 and of every way a game ends."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 import regnum
+from toy_rules import load   # tests/unit is on the path of its tests
 from regnum import Move
 
 
-def load(tmp_path, text: str, name: str = "toy.rules") -> regnum.Ruleset:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return regnum.load(path)
 
 
 COUNTER = """
