@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ..fuzz import FuzzReport, corpus_errors, corpus_folder, fuzz
+from ..fuzz import FuzzReport, corpus_errors, corpus_files, corpus_folder, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
 from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
@@ -33,12 +33,7 @@ def _corpus(given: tuple[Path, ...], path: Path, rules, use_default: bool) -> li
     own = corpus_folder(path, rules)
     if use_default and own.is_dir() and not given:
         sources.append(own)
-    files = []
-    for source in sources:
-        if source.is_dir():
-            files.extend(sorted(source.glob("*.json")))
-        else:
-            files.append(source)
+    files = [file for source in sources for file in corpus_files(source)]
     logs = {}
     for file in files:
         data, log = read_log_file(file)

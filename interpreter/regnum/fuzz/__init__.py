@@ -23,7 +23,7 @@ from .report import CoverageRow, FuzzFailure, FuzzReport, coverage
 from .shrink import replay_choices, same_failure, shrink
 
 __all__ = ["fuzz", "FuzzReport", "FuzzFailure", "CoverageRow", "KINDS", "POLICIES", "Settings",
-           "DEFAULT_BOUND", "corpus_folder", "own_corpus", "corpus_errors"]
+           "DEFAULT_BOUND", "corpus_folder", "corpus_files", "own_corpus", "corpus_errors"]
 
 #: The move bound of a ruleset that states none (`ends within N moves`).
 DEFAULT_BOUND = 10_000
@@ -41,7 +41,8 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
     deadline = None if seconds is None else time.time() + seconds
     corpus = [log for log in corpus if log.players in counts]
     items = [_item(i, counts, seed, corpus) for i in range(games)]
-    scripts = tuple([m.to_dict() for m in _moves_of(log)] for log in corpus)
+    scripts = tuple([{"player": m.player, "action": m.action, "args": dict(m.args)} for m in log.moves]
+                    for log in corpus)
     started = time.perf_counter()
     outcomes = _run(path, rules, items, settings, options, deadline, workers, backend, address,
                     progress, limits, rules_path, scripts)
@@ -70,21 +71,22 @@ def _item(i: int, counts: list[int], seed: int, corpus: list[Log]) -> tuple:
     return (i, counts[i % len(counts)], seed + i, POLICIES[i % len(POLICIES)], None, seed + i)
 
 
-def _moves_of(log: Log) -> list[Move]:
-    return [Move(m.player, m.action, dict(m.args)) for m in log.moves]
-
-
 def corpus_folder(path, rules) -> Path:
     """Where a ruleset's own corpus lives: `corpus/<game name>/` beside its file."""
     return Path(path).parent / "corpus" / rules.name
 
 
+def corpus_files(source: Path) -> list[Path]:
+    """The logs a corpus source names: the file itself, or a folder's `*.json`, by name."""
+    return sorted(source.glob("*.json")) if source.is_dir() else [source]
+
+
 def own_corpus(path, rules, limits=None) -> list[Log]:
-    """The logs of the ruleset's own corpus folder, by file name (none if it has no folder)."""
+    """The logs of the ruleset's own corpus folder (none if it has no folder)."""
     folder = corpus_folder(path, rules)
     if not folder.is_dir():
         return []
-    return [Log.from_json(file.read_bytes(), limits) for file in sorted(folder.glob("*.json"))]
+    return [Log.from_json(file.read_bytes(), limits) for file in corpus_files(folder)]
 
 
 def corpus_errors(rules, logs: dict) -> list[str]:
@@ -101,10 +103,15 @@ def corpus_errors(rules, logs: dict) -> list[str]:
     return wrong
 
 
+def _scripted(scripts: tuple) -> list[list[Move]]:
+    """The corpus' moves as the workers play them (they travel as plain dicts)."""
+    return [[Move.from_dict(m) for m in script] for script in scripts]
+
+
 def _setup(path: str, settings: Settings, options, deadline, limits, rules_path, scripts=()):
     from ..ruleset import load
     return (load(path, limits=limits, rules_path=list(rules_path) or None), settings, options, deadline,
-            [[Move.from_dict(m) for m in script] for script in scripts])
+            _scripted(scripts))
 
 
 def _work(context, item) -> dict | None:
@@ -125,7 +132,7 @@ def _plain(outcome):
 def _run(path, rules, items, settings, options, deadline, workers, backend, address, progress,
          limits, rules_path, scripts=()) -> list:
     if backend == "local" and (workers == 1 or len(items) <= 1):
-        context = (rules, settings, options, deadline, [[Move.from_dict(m) for m in s] for s in scripts])
+        context = (rules, settings, options, deadline, _scripted(scripts))
         out = []
         for done, item in enumerate(items, 1):
             out.append(_work(context, item))
