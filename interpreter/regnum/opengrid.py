@@ -59,12 +59,31 @@ def _count(name: str, n) -> int:
     return n
 
 
+# Answers already computed, by cell text (a cell's neighbours do not depend on the board, only
+# on whether diagonals count): games ask for the same few hundred cells over and over, and
+# building their names is most of a query's cost. Each answer keeps the cell's extent (its
+# largest |row| or |col|), so that a smaller reach (another Limits) still refuses it. Bounded;
+# past the bound, answers are computed and not kept.
+_CACHE_LIMIT = 1 << 17
+_NEAR_8: dict = {}
+_NEAR_4: dict = {}
+_STEP_1: dict = {}   # (cell, direction) -> (extent, the cell one step that way)
+
+
 def neighbours(board: Board, c, cell) -> list:
+    diagonal = diagonals(board)
+    near = _NEAR_8 if diagonal else _NEAR_4
+    known = near.get(cell)
+    if known is not None and known[0] < c.limits.grid_reach:
+        return list(known[1])
     found = coordinates(cell)
     if found is None:
         return []
     r, col = found
-    return [reached(board, c, r + dr, col + dc) for dr, dc in (_AROUND_8 if diagonals(board) else _AROUND_4)]
+    cells = [reached(board, c, r + dr, col + dc) for dr, dc in (_AROUND_8 if diagonal else _AROUND_4)]
+    if len(near) < _CACHE_LIMIT:
+        near[cell] = (max(abs(r), abs(col)), tuple(cells))
+    return cells
 
 
 def adjacent(board: Board, c, a, b) -> bool:
@@ -76,12 +95,19 @@ def adjacent(board: Board, c, a, b) -> bool:
 
 
 def step(board: Board, c, cell, direction, n: int = 1):
+    if type(n) is int and n == 1 and type(direction) is str:
+        known = _STEP_1.get((cell, direction))
+        if known is not None and known[0] < c.limits.grid_reach:
+            return known[1]
     dr, dc = _offset(board, direction)
     n = _count("step", n)
     found = coordinates(cell)
     if found is None:
         return None
-    return reached(board, c, found[0] + n * dr, found[1] + n * dc)
+    there = reached(board, c, found[0] + n * dr, found[1] + n * dc)
+    if n == 1 and len(_STEP_1) < _CACHE_LIMIT:
+        _STEP_1[(cell, direction)] = (max(abs(found[0]), abs(found[1])), there)
+    return there
 
 
 def line(board: Board, c, cell, direction, n: int) -> list:

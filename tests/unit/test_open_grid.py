@@ -4,6 +4,7 @@ cell, the reach limit, saved games, copies and the drawn board."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
@@ -172,6 +173,20 @@ action far():
     assert "beyond its reach of ±3" in d.message
     assert d.hint == rules.limits.hint("grid_reach")
     assert game.to_json() == before
+
+
+@pytest.mark.parametrize("expression, beyond", [("neighbours(floor, cell(floor, 3, 3))", "(2,4)"),
+                                                ('step(floor, cell(floor, 3, 3), "south")', "(4,3)")])
+def test_a_query_answered_within_a_wide_reach_is_still_refused_within_a_narrow_one(tmp_path, expression,
+                                                                                   beyond):
+    # Queries of an open grid are remembered by cell; the answer must not outlive the reach.
+    wide = load(tmp_path, limits=regnum.Limits(grid_reach=10)).new_game(2, seed=1)
+    assert wide.evaluate(expression) == (
+        ["(2,2)", "(2,3)", "(2,4)", "(3,2)", "(3,4)", "(4,2)", "(4,3)", "(4,4)"]
+        if expression.startswith("neighbours") else "(4,3)")
+    narrow = load(tmp_path, limits=regnum.Limits(grid_reach=3)).new_game(2, seed=1)
+    with pytest.raises(LimitExceeded, match=rf"cell {re.escape(beyond)} of open grid 'floor' lies beyond its reach of ±3"):
+        narrow.evaluate(expression)
 
 
 def test_a_cell_coming_into_use_beyond_the_reach_is_an_e901(tmp_path):
