@@ -16,7 +16,7 @@ from .expressions import CompileError, ExprCompiler
 from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
                     View, ZoneFamily)
 from .options import type_check
-from . import native, ties
+from . import listers, native, ties
 from .statements import StmtCompiler
 
 __all__ = ["compile_program"]
@@ -329,7 +329,10 @@ class _Compiler:
         filters = [self.exprs.codegen.filter_function(
             param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
                          if r.level == i], scope) for i, param in enumerate(decl.params)]
-        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret)
+        lister = listers.move_lister(self.exprs.codegen, decl.name, params,
+                                     [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)], scope)
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret,
+                      lister=lister)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

@@ -154,6 +154,9 @@ class Action:
     filters: list = field(default_factory=list)
     first: list = field(default_factory=list)   # the requires that read no parameter: checked before any choice
     secret: bool = False       # its effect changes what not every seat sees: naming a move would tell
+    # The generated function listing its moves: lister(ctx, player, hits | None, stop) ->
+    # [(args, env)…] (compiler/listers.py); None: the generic walk over params and filters.
+    lister: Callable | None = None
 
     def __post_init__(self):
         self.first = [c for c in self.requires if c.level < 0]
