@@ -55,7 +55,7 @@ def _helpers() -> dict:
     global _HELPERS
     if _HELPERS is None:
         from ..engine import decisions
-        _HELPERS = {"_m_distinct": decisions._distinct, "_m_labels": decisions._piece_labels,
+        _HELPERS = {"_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError}
@@ -132,7 +132,7 @@ class _Writer:
             source = f"ok{i}"
         else:
             source = f"it{i}"
-        self.emit(depth, f"for v{i}, x{i} in {source}:")
+        self.emit(depth, f"for {self._choice(i)} in {source}:")
         self.emit(depth + 1, f"e[{name!r}] = v{i}")
         self._level(i + 1, depth + 1)
 
@@ -156,7 +156,7 @@ class _Writer:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 mine.append(n)
                 self.emit(depth, f"hq{number} = _UNSET")   # once per batch of choices, as a filter's memo
-            self.emit(depth, f"for v{i}, x{i} in it{i}:")
+            self.emit(depth, f"for {self._choice(i)} in it{i}:")
             for node, hit in clauses:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
                 self._count(depth + 2, hit)
@@ -166,10 +166,16 @@ class _Writer:
                 g._hoisted.pop(id(n), None)
         if leaf:
             self.emit(depth + 1, f"e[{self.names[i]!r}] = v{i}")
-            args = ", ".join(f"{n!r}: x{j}" for j, n in enumerate(self.names))
+            args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
+                             for j, (n, p) in enumerate(zip(self.names, self.params)))
             self.emit(depth + 1, f"out.append(({{{args}}}, dict(e)))")
         else:
-            self.emit(depth + 1, f"ok{i}.append((v{i}, x{i}))")
+            self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
+
+    def _choice(self, i: int) -> str:
+        """The loop variables of parameter i: a piece and its label, or a value that is its
+        own encoding (choices are then plain values, not (value, value) pairs)."""
+        return f"(v{i}, x{i})" if self.params[i].encode_pieces else f"v{i}"
 
     def _choices(self, i: int, depth: int) -> None:
         """it{i}: the distinct choices of parameter i, computed where the generic walk
@@ -181,7 +187,8 @@ class _Writer:
         taken = [f"v{j}" for j, p in enumerate(self.params[:i]) if p.encode_pieces] if param.encode_pieces else []
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
-        keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())"
+        keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())" if param.encode_pieces \
+            else "_m_unique(d)"
         compute = [f"d = {domain}(c, e)", f"f{i} = {keep}"]
         if i == 0 or param.depends == tuple(self.names[:i]):
             for line in compute:

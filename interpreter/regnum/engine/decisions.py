@@ -78,6 +78,14 @@ def _distinct(values: list, labels: dict | None, bound) -> list:
     return out
 
 
+def _unique(values: list) -> list:
+    """The values of `_distinct(values, None, ())`, without their (value, value) pairs."""
+    try:
+        return list(dict.fromkeys(values))
+    except TypeError:
+        return [value for value, _ in _distinct(values, None, ())]
+
+
 # Errors an expression may raise while moves are listed (runtime.guarded turns them into E902).
 _FAULTS = (EvalError, KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError)
 
