@@ -133,7 +133,8 @@ class _Writer:
         else:
             source = f"it{i}"
         self.emit(depth, f"for {self._choice(i)} in {source}:")
-        self.emit(depth + 1, f"e[{name!r}] = v{i}")
+        if any(name in p.depends for p in self.params[i + 1:]):   # `e` is only what domains read
+            self.emit(depth + 1, f"e[{name!r}] = v{i}")
         self._level(i + 1, depth + 1)
 
     def _checked_loop(self, i: int, depth: int, leaf: bool) -> None:
@@ -165,10 +166,12 @@ class _Writer:
             for n in mine:
                 g._hoisted.pop(id(n), None)
         if leaf:
-            self.emit(depth + 1, f"e[{self.names[i]!r}] = v{i}")
+            # The env as `e` would be with this choice bound, written out (a dict display
+            # keeps the first place and the last value of a repeated key, as `e` does).
             args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
                              for j, (n, p) in enumerate(zip(self.names, self.params)))
-            self.emit(depth + 1, f"out.append(({{{args}}}, dict(e)))")
+            env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
+            self.emit(depth + 1, f"out.append(({{{args}}}, {{{env}}}))")
         else:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
 
