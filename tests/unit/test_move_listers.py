@@ -54,6 +54,22 @@ def test_a_domain_reading_an_earlier_choice_and_one_reading_none(tmp_path):
     assert outcome[1][-1][1] == [("player", 0), ("k", 3), ("n", 2), ("m", 1)]
 
 
+def test_choices_that_cannot_be_keys_are_distinct_by_their_text_and_domains_read_again(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick
+    action pick(a in [2, 1], b in [[1], [2, 3], [1]], n in range(count(b) + a)):
+        require not_two: n != 2
+        pass
+    """)
+    outcome, steps, hits = both(game, "pick")
+    assert [(m["a"], m["b"]) for m in _moves(outcome)] == [(2, [1])] * 2 + [(2, [2, 3])] * 3 + \
+        [(1, [1])] * 2 + [(1, [2, 3])] * 2
+    assert hits == {"require:pick.not_two": 3}
+    # n's domain for each (a, b): built (3, 4, 2, 3 steps) and offered (as many choices).
+    assert steps == 2 + 2 * 2 + 2 * (3 + 4 + 2 + 3)
+
+
 def test_a_require_over_two_choices_counts_the_first_clause_that_fails(tmp_path):
     game = _game(tmp_path, """
     flow:

@@ -153,7 +153,7 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
         out.append(({}, start))
         return out
     caches: list = [{} for _ in params]
-    filters = action.filters
+    filters = action.walk_filters()
     last_index = len(params) - 1
 
     def extend(i: int, env: dict, args: dict) -> None:
