@@ -164,6 +164,8 @@ class Action:
         self.first = [c for c in self.requires if c.level < 0]
 
     def walk_filters(self) -> list:
+        """The filters, compiled on first use: an action with a lister needs them only when
+        the generic walk is taken (tests compare the two), and a load should not pay for both."""
         if self.filters is None:
             self.filters = self.make_filters()
         return self.filters

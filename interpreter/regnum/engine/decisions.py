@@ -112,9 +112,7 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     except _FAULTS:
         return _enumerate_plainly(ctx, action, player, count, stop)
     if hits:
-        totals = ctx.hits
-        for key, n in hits.items():
-            totals[key] = totals.get(key, 0) + n
+        _add_hits(ctx, hits)
     return out
 
 
@@ -127,10 +125,16 @@ def _enumerate_generic(ctx: Ctx, action, player: int, count: bool = True, stop: 
     except _FAULTS:
         return _enumerate_plainly(ctx, action, player, count, stop)
     if hits:
-        totals = ctx.hits
-        for key, n in hits.items():
-            totals[key] = totals.get(key, 0) + n
+        _add_hits(ctx, hits)
     return out
+
+
+def _add_hits(ctx: Ctx, hits: dict) -> None:
+    """A listing's coverage, added once it is complete (a listing that falls back counts
+    the plain way only)."""
+    totals = ctx.hits
+    for key, n in hits.items():
+        totals[key] = totals.get(key, 0) + n
 
 
 def _too_many(ctx: Ctx, name: str):
@@ -232,7 +236,8 @@ def _enumerate_plainly(ctx: Ctx, action, player: int, count: bool, stop: bool) -
                     raise _Found
                 out.append((dict(args), dict(env)))
                 if len(out) > ctx.limits.moves:
-                    _too_many(ctx, action.name)
+                    raise _Overflow(f"'{action.name}' offers more than {ctx.limits.moves} moves at once "
+                                    "(runaway parameter domains?)", ctx.limits.hint("moves"))
             return
         param = params[i]
         values = param.domain(ctx, env)
