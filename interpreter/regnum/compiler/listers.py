@@ -25,7 +25,8 @@ happens. So it keeps the walk's order of work:
 
 An action falls back to the generic walk (Action.lister is None) when its function
 cannot be compiled: Python refuses more than 20 nested blocks, so an action with more
-than about 18 parameters, or a require too deep for the code generator.
+than 20 parameters (fewer when some domains are cached by the values they read: each
+such cache is a `try`), or a require the code generator cannot nest that deep.
 """
 from __future__ import annotations
 
