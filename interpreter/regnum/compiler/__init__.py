@@ -16,7 +16,7 @@ from .expressions import CompileError, ExprCompiler
 from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
                     View, ZoneFamily)
 from .options import type_check
-from . import native, ties
+from . import listers, native, ties
 from .statements import StmtCompiler
 
 __all__ = ["compile_program"]
@@ -326,10 +326,19 @@ class _Compiler:
             fn = self.natives[body]
         label = stmts.template(decl.label, scope) if decl.label is not None else None
         secret = _touches_secret(decl.body, self.p, set())
-        filters = [self.exprs.codegen.filter_function(
-            param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
-                         if r.level == i], scope) for i, param in enumerate(decl.params)]
-        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret)
+        codegen = self.exprs.codegen
+
+        def make_filters() -> list:
+            return [codegen.filter_function(
+                param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
+                             if r.level == i], scope) for i, param in enumerate(decl.params)]
+        lister = listers.move_lister(codegen, decl.name, params,
+                                     [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)], scope)
+        # With a lister, the generic walk's filters are built only if it is ever taken (tests
+        # compare the two): compiling them at every load would cost what the lister saves.
+        filters = make_filters() if lister is None else None
+        return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret,
+                      lister=lister, make_filters=make_filters)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

@@ -151,12 +151,24 @@ class Action:
     label: list | None = None  # [(text, None, None) | (None, closure, kind)]: how a move reads
     # The requires of each parameter, compiled into one filter per parameter:
     # filter(ctx, env, [(value, encoded)…], hits | None) -> the items that pass them all.
-    filters: list = field(default_factory=list)
+    # None until the generic walk first needs them (walk_filters), when there is a lister.
+    filters: list | None = field(default_factory=list)
     first: list = field(default_factory=list)   # the requires that read no parameter: checked before any choice
     secret: bool = False       # its effect changes what not every seat sees: naming a move would tell
+    # The generated function listing its moves: lister(ctx, player, hits | None, stop) ->
+    # [(args, env)…] (compiler/listers.py); None: the generic walk over params and filters.
+    lister: Callable | None = None
+    make_filters: Callable | None = None   # () -> the filters
 
     def __post_init__(self):
         self.first = [c for c in self.requires if c.level < 0]
+
+    def walk_filters(self) -> list:
+        """The filters, compiled on first use: an action with a lister needs them only when
+        the generic walk is taken (tests compare the two), and a load should not pay for both."""
+        if self.filters is None:
+            self.filters = self.make_filters()
+        return self.filters
 
 
 @dataclass

@@ -78,6 +78,14 @@ def _distinct(values: list, labels: dict | None, bound) -> list:
     return out
 
 
+def _unique(values: list) -> list:
+    """The values of `_distinct(values, None, ())`, without their (value, value) pairs."""
+    try:
+        return list(dict.fromkeys(values))
+    except TypeError:
+        return [value for value, _ in _distinct(values, None, ())]
+
+
 # Errors an expression may raise while moves are listed (runtime.guarded turns them into E902).
 _FAULTS = (EvalError, KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError)
 
@@ -87,23 +95,51 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
 
     The legal moves are by definition the combinations of parameter values that pass every
     require, checked in the order written (`_enumerate_plainly`). To list them fast, a
-    require is checked as soon as the parameters it reads are chosen (the requires of one
-    parameter compiled into one filter, Action.filters), and a domain is computed once for
-    each combination of the earlier parameters it reads. Requires are conditions without
-    effects, so the order only matters when one fails to evaluate (an index out of range that
-    an earlier require guards): then the moves are listed again the plain way, which fails, or
-    not, exactly as the definition says.
+    require is checked as soon as the parameters it reads are chosen, and a domain is
+    computed once for each combination of the earlier parameters it reads: by the action's
+    generated lister (compiler/listers.py), or, for an action that has none, by the generic
+    walk (`_enumerate_fast`), which lists the same moves in the same order. Requires are
+    conditions without effects, so the order only matters when one fails to evaluate (an
+    index out of range that an earlier require guards): then the moves are listed again the
+    plain way, which fails, or not, exactly as the definition says.
     """
+    lister = action.lister
+    if lister is None:
+        return _enumerate_generic(ctx, action, player, count, stop)
+    hits: dict | None = {} if count else None
+    try:
+        out = lister(ctx, player, hits, stop)
+    except _FAULTS:
+        return _enumerate_plainly(ctx, action, player, count, stop)
+    if hits:
+        _add_hits(ctx, hits)
+    return out
+
+
+def _enumerate_generic(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
+    """`_enumerate` by the generic walk: for an action without a generated lister, and the
+    reference the generated listers are tested against."""
     hits: dict | None = {} if count else None
     try:
         out = _enumerate_fast(ctx, action, player, hits, stop)
     except _FAULTS:
         return _enumerate_plainly(ctx, action, player, count, stop)
     if hits:
-        totals = ctx.hits
-        for key, n in hits.items():
-            totals[key] = totals.get(key, 0) + n
+        _add_hits(ctx, hits)
     return out
+
+
+def _add_hits(ctx: Ctx, hits: dict) -> None:
+    """A listing's coverage, added once it is complete (a listing that falls back counts
+    the plain way only)."""
+    totals = ctx.hits
+    for key, n in hits.items():
+        totals[key] = totals.get(key, 0) + n
+
+
+def _too_many(ctx: Ctx, name: str):
+    raise _Overflow(f"'{name}' offers more than {ctx.limits.moves} moves at once "
+                    "(runaway parameter domains?)", ctx.limits.hint("moves"))
 
 
 def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool) -> list:
@@ -121,7 +157,7 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
         out.append(({}, start))
         return out
     caches: list = [{} for _ in params]
-    filters = action.filters
+    filters = action.walk_filters()
     last_index = len(params) - 1
 
     def extend(i: int, env: dict, args: dict) -> None:
@@ -158,8 +194,7 @@ def _enumerate_fast(ctx: Ctx, action, player: int, hits: dict | None, stop: bool
                 env[name] = value
                 out.append((done, dict(env)))
             if len(out) > ctx.limits.moves:
-                raise _Overflow(f"'{action.name}' offers more than {ctx.limits.moves} moves at once "
-                                "(runaway parameter domains?)", ctx.limits.hint("moves"))
+                _too_many(ctx, action.name)
             return
         for value, encoded in items:
             more = dict(args)

@@ -1,0 +1,220 @@
+"""One generated Python function per action that lists its legal moves.
+
+Listing legal moves is a third to four fifths of the time of a random game, and the
+generic walk (decisions._enumerate_fast) pays for being
+generic on every choice: a recursive call per parameter, two dict copies per choice, a
+cache key per domain, a filter call per parameter. The function generated here does the
+same work as straight-line code: one `for` loop per parameter, the requires written as
+`if`s inside it, the choices and the environment held in locals and one dict.
+
+It must list exactly what the generic walk lists, in the same order, with the same
+coverage counts, step charges, limits and faults, because the walk is the reference it
+is tested against and the fallback a fault takes is decided by *where* the fault
+happens. So it keeps the walk's order of work:
+
+- each parameter's domain is computed where the walk computes it: the first parameter's
+  once; one that reads no earlier parameter once per listing, when first needed (never
+  sooner: the loops above may offer no choice, and then the walk never computes it); any
+  other once per combination of the values it reads, kept in a table keyed by them as the
+  walk's cache is (values that cannot be keys: computed each time, as the walk does);
+- every choice of a parameter is charged one step before its requires are checked;
+- the requires of a parameter are checked for all its choices before the first choice is
+  extended (a require that faults on a later choice falls back before any deeper work);
+- a def call in a require that does not read the parameter is computed once per batch
+  of its choices, at its first use (a condition before it may guard it), as filters do.
+
+An action falls back to the generic walk (Action.lister is None) when its function
+cannot be compiled: Python refuses more than 20 nested blocks, so an action with more
+than 20 parameters (fewer when some domains are cached by the values they read: each
+such cache is a `try`), or a require the code generator cannot nest that deep.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .expressions import CompileError
+
+
+def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict) -> Callable | None:
+    """`f(ctx, player, hits, stop)` -> [(args, env)…] for one action, or None (fallback).
+
+    params: the model's Params; clauses: (condition node, coverage name, level) of each
+    require in the order written, level -1 for those that read no parameter; scope: the
+    kinds of the action's locals (player and every parameter)."""
+    try:
+        return _Writer(codegen, action_name, params, clauses, scope).function()
+    except (SyntaxError, RecursionError, MemoryError, CompileError):
+        return None
+
+
+_HELPERS = None
+
+
+def _helpers() -> dict:
+    """What generated listers call, bound once into the code generator's namespace
+    (imported late: the engine imports the compiler)."""
+    global _HELPERS
+    if _HELPERS is None:
+        from ..engine import decisions
+        _HELPERS = {"_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
+                    "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
+                    # the generated code's namespace has only the builtins expressions use
+                    "_m_KeyError": KeyError, "_m_TypeError": TypeError}
+    return _HELPERS
+
+
+class _Writer:
+    def __init__(self, codegen, action_name, params, clauses, scope):
+        self.g = codegen
+        self.name = action_name
+        self.params = params
+        self.names = [p.name for p in params]
+        self.first = [(node, hit) for node, hit, level in clauses if level < 0]
+        self.at = [[(node, hit) for node, hit, level in clauses if level == i] for i in range(len(params))]
+        self.scope = scope
+        self.lines: list[str] = []
+        self.top: list[str] = []        # set before the loops: domains' caches
+        self.closures: list[str] = []   # nested defs computing hoisted calls
+        self.hoisted = 0
+        # Every parameter's choice and the player are locals; `e` holds what the domains read.
+        self.binds = {"player": ("pl", scope.get("player", "player"))}
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def function(self):
+        g = self.g
+        g.ns.update(_helpers())
+        fname = f"_moves{next(g._ids)}"
+        self.emit(1, "out = []")
+        self.emit(1, "e = {'player': player}")
+        self.emit(1, "pl = player")
+        for node, hit in self.first:
+            self.emit(1, f"if not ({g.src(node, self.scope, self.binds)}):")
+            self._count(2, hit)
+            self.emit(2, "return out")
+        if not self.params:
+            self.emit(1, "if stop: raise _m_found")
+            self.emit(1, "out.append(({}, e))")
+            self.emit(1, "return out")
+        else:
+            self.emit(1, "lim = c.limits.moves")
+            body_start = len(self.lines)
+            self._level(0, 1)
+            self.emit(1, "return out")
+            self.lines[body_start:body_start] = ["    " + t for t in self.top] + self.closures
+        source = f"def {fname}(c, player, hits, stop):\n" + "\n".join(self.lines) + "\n"
+        exec(compile(source, f"<regnum moves {self.name}>", "exec"), g.ns)
+        fn = g.ns[fname]
+        fn.source = source   # for reading what was generated (a lister has no file)
+        return fn
+
+    def _count(self, depth: int, hit: str) -> None:
+        self.emit(depth, f"if hits is not None: hits[{hit!r}] = hits.get({hit!r}, 0) + 1")
+
+    # ── one parameter ──
+    def _level(self, i: int, depth: int) -> None:
+        self._choices(i, depth)
+        self.emit(depth, f"c.steps += len(it{i})")
+        self.emit(depth, "if c.steps > c.max_steps: c.runaway()")
+        name = self.names[i]
+        self.binds = dict(self.binds)
+        self.binds[name] = (f"v{i}", self.scope.get(name) or "value")
+        last = i == len(self.params) - 1
+        if last:
+            self._checked_loop(i, depth, leaf=True)
+            self.emit(depth, "if out:")
+            self.emit(depth + 1, "if stop: raise _m_found")
+            self.emit(depth + 1, f"if len(out) > lim: _m_too_many(c, {self.name!r})")
+            return
+        if self.at[i]:
+            self.emit(depth, f"ok{i} = []")
+            self._checked_loop(i, depth, leaf=False)
+            source = f"ok{i}"
+        else:
+            source = f"it{i}"
+        self.emit(depth, f"for {self._choice(i)} in {source}:")
+        if any(name in p.depends for p in self.params[i + 1:]):   # `e` is only what domains read
+            self.emit(depth + 1, f"e[{name!r}] = v{i}")
+        self._level(i + 1, depth + 1)
+
+    def _checked_loop(self, i: int, depth: int, leaf: bool) -> None:
+        """The loop over the choices of parameter i that keeps those passing its requires:
+        into ok{i}, or, for the last parameter, straight into the moves."""
+        g = self.g
+        clauses = self.at[i]
+        varying = {self.names[i]}
+        invariant = [n for node, _ in clauses for n in g._invariant_calls(node, varying)]
+        mine = []
+        try:
+            for n in invariant:
+                if id(n) in g._hoisted:
+                    continue
+                number = self.hoisted
+                self.hoisted += 1
+                value = g.src(n, self.scope, self.binds)
+                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
+                                  f"        hq{number} = {value}", f"        return hq{number}"]
+                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+                mine.append(n)
+                self.emit(depth, f"hq{number} = _UNSET")   # once per batch of choices, as a filter's memo
+            self.emit(depth, f"for {self._choice(i)} in it{i}:")
+            for node, hit in clauses:
+                self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
+                self._count(depth + 2, hit)
+                self.emit(depth + 2, "continue")
+        finally:
+            for n in mine:
+                g._hoisted.pop(id(n), None)
+        if leaf:
+            # The env as `e` would be with this choice bound, written out (a dict display
+            # keeps the first place and the last value of a repeated key, as `e` does).
+            args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
+                             for j, (n, p) in enumerate(zip(self.names, self.params)))
+            env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
+            self.emit(depth + 1, f"out.append(({{{args}}}, {{{env}}}))")
+        else:
+            self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
+
+    def _choice(self, i: int) -> str:
+        """The loop variables of parameter i: a piece and its label, or a value that is its
+        own encoding (choices are then plain values, not (value, value) pairs)."""
+        return f"(v{i}, x{i})" if self.params[i].encode_pieces else f"v{i}"
+
+    def _choices(self, i: int, depth: int) -> None:
+        """it{i}: the distinct choices of parameter i, computed where the generic walk
+        computes them (see the module's docstring)."""
+        g = self.g
+        param = self.params[i]
+        domain = g.bind(param.domain, "dom")
+        labels = "_m_labels(c, d)" if param.encode_pieces else "None"
+        taken = [f"v{j}" for j, p in enumerate(self.params[:i]) if p.encode_pieces] if param.encode_pieces else []
+        # What is kept between choices: the choices themselves, or (domain, labels) when the
+        # pieces earlier parameters took are left out afresh each time.
+        keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())" if param.encode_pieces \
+            else "_m_unique(d)"
+        compute = [f"d = {domain}(c, e)", f"f{i} = {keep}"]
+        if i == 0:
+            for line in compute:
+                self.emit(depth, line)
+        elif not param.depends:
+            self.top.append(f"f{i} = _UNSET")
+            self.emit(depth, f"if f{i} is _UNSET:")
+            for line in compute:
+                self.emit(depth + 1, line)
+        else:
+            self.top.append(f"m{i} = {{}}")
+            self.emit(depth, f"k = ({''.join(f'v{self.names.index(d)}, ' for d in param.depends)})")
+            self.emit(depth, "try:")
+            self.emit(depth + 1, f"f{i} = m{i}[k]")
+            self.emit(depth, "except _m_KeyError:")
+            for line in compute:
+                self.emit(depth + 1, line)
+            self.emit(depth + 1, f"m{i}[k] = f{i}")
+            self.emit(depth, "except _m_TypeError:")   # a value that cannot be a key: computed each time, as the walk does
+            for line in compute:
+                self.emit(depth + 1, line)
+        if taken:
+            self.emit(depth, f"it{i} = _m_distinct(f{i}[0], f{i}[1], {{{', '.join(taken)}}})")
+        else:
+            self.emit(depth, f"it{i} = f{i}")

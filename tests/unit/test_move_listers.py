@@ -1,0 +1,226 @@
+"""Generated move listers (compiler/listers.py) on small rulesets: each case lists exactly
+what the generic walk lists (listings.both checks it) and the exact moves, coverage and
+steps the definition gives."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import regnum
+from regnum import LimitExceeded, Move
+from regnum.builtins import EvalError
+from regnum.engine import decisions
+
+from listings import both           # tests/unit is on the path of its tests
+from toy_rules import load
+
+HEAD = """
+game toy "Toy"
+players 2..2
+"""
+
+
+def _game(tmp_path, text: str, limits: regnum.Limits | None = None):
+    rules = load(tmp_path, HEAD + textwrap.dedent(text))
+    assert all(a.lister is not None for a in rules.model.actions.values())
+    return rules.new_game(2, limits=limits)
+
+
+def _moves(outcome) -> list:
+    kind, found = outcome
+    assert kind == "moves"
+    return [dict(args) for args, _ in found]
+
+
+def test_a_domain_reading_an_earlier_choice_and_one_reading_none(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick
+    action pick(k in [1, 2, 3], n in range(k), m in range(2)):
+        require not_one: n != 1
+        pass
+    """)
+    outcome, steps, hits = both(game, "pick")
+    assert _moves(outcome) == [{"k": 1, "n": 0, "m": 0}, {"k": 1, "n": 0, "m": 1},
+                               {"k": 2, "n": 0, "m": 0}, {"k": 2, "n": 0, "m": 1},
+                               {"k": 3, "n": 0, "m": 0}, {"k": 3, "n": 0, "m": 1},
+                               {"k": 3, "n": 2, "m": 0}, {"k": 3, "n": 2, "m": 1}]
+    assert hits == {"require:pick.not_one": 2}
+    # k: 3 choices; range(k) built (k steps) and offered (k choices) for each k: 2 × 6;
+    # range(2) built once (2 steps, it reads no choice), offered once per (k, n) kept: 4 × 2.
+    assert steps == 3 + 2 * 6 + 2 + 4 * 2
+    # Every env binds the player then the choices, in order.
+    assert outcome[1][-1][1] == [("player", 0), ("k", 3), ("n", 2), ("m", 1)]
+
+
+def test_choices_that_cannot_be_keys_are_distinct_by_their_text_and_domains_read_again(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick
+    action pick(a in [2, 1], b in [[1], [2, 3], [1]], n in range(count(b) + a)):
+        require not_two: n != 2
+        pass
+    """)
+    outcome, steps, hits = both(game, "pick")
+    assert [(m["a"], m["b"]) for m in _moves(outcome)] == [(2, [1])] * 2 + [(2, [2, 3])] * 3 + \
+        [(1, [1])] * 2 + [(1, [2, 3])] * 2
+    assert hits == {"require:pick.not_two": 3}
+    # n's domain for each (a, b): built (3, 4, 2, 3 steps) and offered (as many choices).
+    assert steps == 2 + 2 * 2 + 2 * (3 + 4 + 2 + 3)
+
+
+def test_a_require_over_two_choices_counts_the_first_clause_that_fails(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pair
+    action pair(a in [1, 2, 3], b in [1, 2, 3]):
+        require low: a < 3 else "too high"
+        require differ: a != b
+        require ordered: a < b
+        pass
+    """)
+    outcome, steps, hits = both(game, "pair")
+    assert _moves(outcome) == [{"a": 1, "b": 2}, {"a": 1, "b": 3}, {"a": 2, "b": 3}]
+    assert hits == {"require:pair.low": 1, "require:pair.differ": 2, "require:pair.ordered": 1}
+    assert steps == 3 + 2 * 3
+    assert game.all_legal_moves() == [Move(0, "pair", {"a": 1, "b": 2}), Move(0, "pair", {"a": 1, "b": 3}),
+                                      Move(0, "pair", {"a": 2, "b": 3})]
+
+
+def test_a_def_call_that_reads_no_choice_is_computed_once_per_batch_at_its_first_use(tmp_path):
+    game = _game(tmp_path, """
+    def total() = sum(x for x in range(10))
+    flow:
+        ask 0 to go or stay
+    action go(a in [1, 2], b in [1, 2, 3]):
+        require below: b + total() < 48
+        pass
+    action stay(a in [1, 2], b in [1, 2, 3]):
+        require guarded: b > 5 and b < total()
+        pass
+    """)
+    outcome, steps, hits = both(game, "go")
+    assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": 2, "b": 1}, {"a": 2, "b": 2}]
+    assert hits == {"require:go.below": 2}
+    # total() walks range(10) (built: 10 steps, gone through: 10) once for each a's batch of b.
+    assert steps == 2 + 2 * 3 + 2 * 20
+    outcome, steps, hits = both(game, "stay")
+    assert _moves(outcome) == [] and hits == {"require:stay.guarded": 6}
+    assert steps == 2 + 2 * 3   # b > 5 never holds: total() is never computed
+
+
+def test_pieces_with_one_label_are_told_apart_and_never_taken_twice(tmp_path):
+    game = _game(tmp_path, """
+    piece card:
+        rank: int
+    zone hand per player: public
+    setup:
+        create 2 card(rank: 3) in hand(0) named "x"
+        create 1 card(rank: 4) in hand(0) named "x"
+        create 1 card(rank: 5) in hand(0) named "y"
+    flow:
+        ask 0 to swap
+    action swap(a in hand(player), b in hand(player)):
+        require not_five: b.rank != 5
+        pass
+    """)
+    outcome, steps, hits = both(game, "swap")
+    # The two rank-3 cards are equal: one choice, "x#0"; the rank-4 one is "x#2". Once a
+    # takes card 0, b may still take its twin, card 1 (under the same label).
+    assert _moves(outcome) == [{"a": "x#0", "b": "x#0"}, {"a": "x#0", "b": "x#2"},
+                               {"a": "x#2", "b": "x#0"},
+                               {"a": "y", "b": "x#0"}, {"a": "y", "b": "x#2"}]
+    assert [env for _, env in outcome[1]][0] == [("player", 0), ("a", 0), ("b", 1)]
+    assert hits == {"require:swap.not_five": 2}
+    assert steps == 3 + 3 + 2 + 2   # a's choices, then b's without the card a took
+
+
+def test_a_fault_in_a_require_guarded_by_an_earlier_one_lists_the_plain_way(tmp_path):
+    game = _game(tmp_path, """
+    const piles = [[], [5], [4, 9]]
+    flow:
+        ask 0 to pick
+    action pick(k in [0, 1, 2], n in [1, 2]):
+        require enough: n <= count(piles[k])
+        require top: piles[k][0] > 3
+        pass
+    """)
+    action = game.model.actions["pick"]
+    with pytest.raises(EvalError):   # `top` is checked with k alone: piles[0][0] fails
+        action.lister(game._ctx(game._state), 0, {}, False)
+    outcome, steps, hits = both(game, "pick")
+    assert _moves(outcome) == [{"k": 1, "n": 1}, {"k": 2, "n": 1}, {"k": 2, "n": 2}]
+    # Counted the plain way: the first require failing for each whole combination.
+    assert hits == {"require:pick.enough": 3}
+    assert steps == 3 + 6   # k's choices before the fault, then each combination once
+
+
+def test_a_listing_past_the_moves_limit_is_stopped_where_the_walk_stops(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to go
+    action go(a in [1, 2, 3], b in [1, 2, 3]):
+        pass
+    """, regnum.Limits(moves=5))
+    outcome, steps, hits = both(game, "go")
+    assert outcome == ("raised", "Overflow", "'go' offers more than 5 moves at once (runaway parameter domains?)")
+    assert steps == 3 + 3 + 3   # the third batch of b's choices passes the limit
+    with pytest.raises(LimitExceeded, match="'go' offers more than 5 moves at once"):
+        game.all_legal_moves()
+
+
+def test_a_listing_past_the_steps_limit_is_stopped_at_the_same_step(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to go
+    action go(a in range(100), b in range(100)):
+        require some: a + b > 0
+        pass
+    """, regnum.Limits(steps=4000))
+    outcome, steps, hits = both(game, "go")
+    assert outcome[0] == "raised" and "more than 4000 steps" in outcome[2]
+    # range(100) built and offered for a (200), built once for b (100), then offered once
+    # per a: the 38th batch passes 4,000.
+    assert steps == 300 + 38 * 100
+    with pytest.raises(LimitExceeded, match="more than 4000 steps"):
+        game.all_legal_moves()
+
+
+def test_exists_stops_at_the_first_batch_holding_a_move(tmp_path):
+    game = _game(tmp_path, """
+    var tokens per player: int = 2
+    flow:
+        for p in players:
+            while can(p, spend, trade):
+                ask p to spend or trade
+        announce "{[tokens(p) for p in players]} {can(0, spend)}"
+    action spend():
+        require has: tokens(player) > 0 else "no token left"
+        subtract 1 from tokens(player)
+    action trade(a in [1, 2, 3], b in [1, 2, 3]):
+        require late: a >= 2 and b >= 2
+        require has: tokens(player) > 0
+        pass
+    """)
+    outcome, steps, hits = both(game, "trade", stop=True)
+    assert outcome == ("found",) and hits == {}
+    assert steps == 3 + 3 + 3   # a's choices, then b's for a = 1 and a = 2, never a = 3
+    assert both(game, "spend", stop=True)[0] == ("found",)
+    assert decisions.exists(game._ctx(game._state), game.model.actions["trade"], 0)
+    for _ in range(2):
+        game.play(Move(0, "spend", {}))
+    assert both(game, "trade", stop=True) == (("moves", []), 0, {})   # `has` reads no choice
+    assert both(game, "spend", stop=True) == (("moves", []), 0, {})
+    assert not decisions.exists(game._ctx(game._state), game.model.actions["trade"], 0)
+    assert game.to_move == [1]
+
+
+def test_an_action_with_more_parameters_than_python_nests_uses_the_generic_walk(tmp_path):
+    names = [f"p{i}" for i in range(24)]
+    rules = load(tmp_path, HEAD + "flow:\n    ask 0 to wide\naction wide("
+                 + ", ".join(f"{n} in [1]" for n in names) + "):\n    require last: p23 == 1\n    pass\n")
+    action = rules.model.actions["wide"]
+    assert action.lister is None
+    game = rules.new_game(2)
+    assert game.all_legal_moves() == [Move(0, "wide", {n: 1 for n in names})]

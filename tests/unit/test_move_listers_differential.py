@@ -1,0 +1,52 @@
+"""The generated move listers (compiler/listers.py) against the generic walk they replace
+(decisions._enumerate_generic): in random games of every bundled ruleset, at every step,
+every action listed for every seat to move gives the same moves in the same order (args
+and env, keys in the same order), the same coverage counts, the same steps charged, and
+the same answer to `exists`."""
+from __future__ import annotations
+
+import pytest
+
+import regnum
+from regnum.agents import play_random_game
+from regnum.engine import decisions
+
+from listings import observe   # tests/unit is on the path of its tests
+
+# (ruleset, player counts, seeds): every bundled ruleset and the variant, both ends of
+# their player counts.
+GAMES = [
+    ("kings_road", (2, 5), range(3)),
+    ("permanent_nobles", (3, 4), range(2)),
+    ("kingdom_builder", (2, 4), range(2)),
+    ("kings_kilt", (2, 4), range(3)),
+    ("kings_gate", (2, 4), range(2)),
+]
+
+
+def _compare(game) -> int:
+    compared = 0
+    for player in game.to_move:
+        for action in game.model.actions.values():
+            for stop in (False, True):
+                new = observe(decisions._enumerate, game, action, player, stop)
+                old = observe(decisions._enumerate_generic, game, action, player, stop)
+                assert new == old, (action.name, player, stop, game.move_count)
+                compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("name, counts, seeds", GAMES, ids=[g[0] for g in GAMES])
+def test_generated_listers_list_what_the_generic_walk_lists(name, counts, seeds):
+    rules = regnum.load(name)
+    assert all(a.lister is not None for a in rules.model.actions.values())
+    compared = [0]
+
+    def check(game):
+        compared[0] += _compare(game)
+
+    for players in counts:
+        for seed in seeds:
+            game = play_random_game(rules, players, seed, started=check, after_move=check)
+            assert game.is_over
+    assert compared[0] > 100
