@@ -22,8 +22,12 @@ def observe(enumerate_, game, action, player: int, stop: bool = False):
 
 
 def both(game, action_name: str, player: int = 0, stop: bool = False):
-    """The generated lister's observation, checked equal to the generic walk's."""
+    """The generated lister's observation, checked against the generic walk's: the same
+    outcome and coverage, and no more steps (a lister keeps a call that reads no choice for
+    as long as its value holds, where the walk computes it again for each batch)."""
     action = game.model.actions[action_name]
     new = observe(decisions._enumerate, game, action, player, stop)
-    assert new == observe(decisions._enumerate_generic, game, action, player, stop)
+    old = observe(decisions._enumerate_generic, game, action, player, stop)
+    assert (new[0], new[2]) == (old[0], old[2])
+    assert new[1] <= old[1]
     return new

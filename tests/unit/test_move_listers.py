@@ -88,26 +88,45 @@ def test_a_require_over_two_choices_counts_the_first_clause_that_fails(tmp_path)
                                       Move(0, "pair", {"a": 2, "b": 3})]
 
 
-def test_a_def_call_that_reads_no_choice_is_computed_once_per_batch_at_its_first_use(tmp_path):
+def test_a_def_call_that_reads_no_choice_is_computed_once_per_listing_at_its_first_use(tmp_path):
     game = _game(tmp_path, """
     def total() = sum(x for x in range(10))
+    def near(b) = b + total()
+    def upto(n) = sum(x for x in range(n * 10))
     flow:
-        ask 0 to go or stay
+        ask 0 to go or stay or far or trio
     action go(a in [1, 2], b in [1, 2, 3]):
         require below: b + total() < 48
         pass
     action stay(a in [1, 2], b in [1, 2, 3]):
         require guarded: b > 5 and b < total()
         pass
+    action far(a in [1, 2], b in [1, 2, 3]):
+        require below: near(b) < 48
+        pass
+    action trio(a in [1, 2], b in [1, 2], c in [1, 2, 3]):
+        require below: c + upto(a) < 48
+        pass
     """)
     outcome, steps, hits = both(game, "go")
     assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": 2, "b": 1}, {"a": 2, "b": 2}]
     assert hits == {"require:go.below": 2}
-    # total() walks range(10) (built: 10 steps, gone through: 10) once for each a's batch of b.
-    assert steps == 2 + 2 * 3 + 2 * 20
+    # total() walks range(10) (built: 10 steps, gone through: 10) once in the listing (the
+    # generic walk: once for each a's batch of b).
+    assert steps == 2 + 2 * 3 + 20
     outcome, steps, hits = both(game, "stay")
     assert _moves(outcome) == [] and hits == {"require:stay.guarded": 6}
     assert steps == 2 + 2 * 3   # b > 5 never holds: total() is never computed
+    # Inside near's body, total() reads none of near's parameters: kept for the listing too.
+    outcome, steps, hits = both(game, "far")
+    assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": 2, "b": 1}, {"a": 2, "b": 2}]
+    assert steps == 2 + 2 * 3 + 20
+    # upto(a) is kept per choice of a (10 or 20 items built and gone through), not computed
+    # again for each choice of b; c + 45 < 48 leaves c = 1 and 2 when a = 1, none when a = 2.
+    outcome, steps, hits = both(game, "trio")
+    assert _moves(outcome) == [{"a": 1, "b": b, "c": c} for b in (1, 2) for c in (1, 2)]
+    assert hits == {"require:trio.below": 2 + 2 * 3}
+    assert steps == 2 + 2 * 2 + 4 * 3 + (20 + 40)
 
 
 def test_pieces_with_one_label_are_told_apart_and_never_taken_twice(tmp_path):

@@ -486,7 +486,13 @@ class CodeGen:
         params = [f"_p{i}" for i in range(len(decl.params))]
         kinds = list(arg_kinds) + [None] * (len(decl.params) - len(arg_kinds))
         binds = {p: (py, k) for p, py, k in zip(decl.params, params, kinds)}
-        body = self.src(decl.body, {}, binds)
+        # A def is compiled once, for every caller: values hoisted out of the lister or
+        # filter being written when it is first called are locals there, not here.
+        hoisted, self._hoisted = self._hoisted, {}
+        try:
+            body = self.src(decl.body, {}, binds)
+        finally:
+            self._hoisted = hoisted
         source = f"def {fname}(c{''.join(', ' + p for p in params)}):\n    return {body}\n"
         exec(compile(source, f"<regnum def {decl.name}>", "exec"), self.ns)
         return fname

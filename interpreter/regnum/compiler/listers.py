@@ -20,8 +20,14 @@ happens. So it keeps the walk's order of work:
 - every choice of a parameter is charged one step before its requires are checked;
 - the requires of a parameter are checked for all its choices before the first choice is
   extended (a require that faults on a later choice falls back before any deeper work);
-- a def call in a require that does not read the parameter is computed once per batch
-  of its choices, at its first use (a condition before it may guard it), as filters do.
+- a def call in a require that does not read the parameter is computed at its first use
+  (a condition before it may guard it) and kept while the parameters it reads keep their
+  values: once per listing when it reads none (`black(current)`), once per choice of the
+  last one it reads otherwise. Calls inside the bodies of the defs a require calls, when
+  they read none of that def's parameters (a value of the state alone, whatever the
+  arguments), are kept the same way for the whole listing. The generic walk's filters
+  compute such a call once per batch of choices: a lister may therefore charge fewer
+  steps than the walk, never more, and lists the same moves.
 
 An action falls back to the generic walk (Action.lister is None) when its function
 cannot be compiled: Python refuses more than 20 nested blocks, so an action with more
@@ -32,7 +38,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..check.walk import free_names
 from .expressions import CompileError
+
+_RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 
 
 def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict) -> Callable | None:
@@ -76,6 +85,8 @@ class _Writer:
         self.top: list[str] = []        # set before the loops: domains' caches
         self.closures: list[str] = []   # nested defs computing hoisted calls
         self.hoisted = 0
+        self.resets: dict[int, list[str]] = {}   # level -> the kept values it starts afresh
+        self.kept: list[int] = []   # ids of the nodes hoisted, dropped when the function is written
         # Every parameter's choice and the player are locals; `e` holds what the domains read.
         self.binds = {"player": ("pl", scope.get("player", "player"))}
 
@@ -100,9 +111,15 @@ class _Writer:
         else:
             self.emit(1, "lim = c.limits.moves")
             body_start = len(self.lines)
-            self._level(0, 1)
+            try:
+                self._level(0, 1)
+            finally:
+                for n in self.kept:
+                    g._hoisted.pop(n, None)
             self.emit(1, "return out")
-            self.lines[body_start:body_start] = ["    " + t for t in self.top] + self.closures
+            self.lines = [self._reset(line) for line in self.lines]
+            top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())]
+            self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         source = f"def {fname}(c, player, hits, stop):\n" + "\n".join(self.lines) + "\n"
         exec(compile(source, f"<regnum moves {self.name}>", "exec"), g.ns)
         fn = g.ns[fname]
@@ -136,36 +153,51 @@ class _Writer:
         self.emit(depth, f"for {self._choice(i)} in {source}:")
         if any(name in p.depends for p in self.params[i + 1:]):   # `e` is only what domains read
             self.emit(depth + 1, f"e[{name!r}] = v{i}")
+        self.emit(depth + 1, f"{_RESET}{i}")   # the values kept per choice of i start here
         self._level(i + 1, depth + 1)
+
+    def _reset(self, line: str) -> str:
+        """A level's marker, replaced by the kept values that start afresh there."""
+        stripped = line.lstrip()
+        if not stripped.startswith(_RESET):
+            return line
+        indent = line[:len(line) - len(stripped)]
+        numbers = self.resets.get(int(stripped[len(_RESET):]), ())
+        return "\n".join(f"{indent}hq{n} = _UNSET" for n in numbers) or f"{indent}pass"
+
+    def _hoistable(self, i: int, clauses: list):
+        """(node, level, scope, binds) of each call the requires of parameter i can compute
+        once and keep: level is the last parameter it reads (-1: none)."""
+        g = self.g
+        names = set(self.names)
+        for node, _ in clauses:
+            for n in g._invariant_calls(node, {self.names[i]}):
+                read = {name for name, _, _ in free_names(n)} & names
+                yield n, max((self.names.index(r) for r in read), default=-1), self.scope, self.binds
+            for n in _state_only_calls(g, node, set()):
+                yield n, -1, {}, {}
 
     def _checked_loop(self, i: int, depth: int, leaf: bool) -> None:
         """The loop over the choices of parameter i that keeps those passing its requires:
         into ok{i}, or, for the last parameter, straight into the moves."""
         g = self.g
         clauses = self.at[i]
-        varying = {self.names[i]}
-        invariant = [n for node, _ in clauses for n in g._invariant_calls(node, varying)]
-        mine = []
-        try:
-            for n in invariant:
-                if id(n) in g._hoisted:
-                    continue
-                number = self.hoisted
-                self.hoisted += 1
-                value = g.src(n, self.scope, self.binds)
-                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
-                                  f"        hq{number} = {value}", f"        return hq{number}"]
-                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
-                mine.append(n)
-                self.emit(depth, f"hq{number} = _UNSET")   # once per batch of choices, as a filter's memo
-            self.emit(depth, f"for {self._choice(i)} in it{i}:")
-            for node, hit in clauses:
-                self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
-                self._count(depth + 2, hit)
-                self.emit(depth + 2, "continue")
-        finally:
-            for n in mine:
-                g._hoisted.pop(id(n), None)
+        for n, level, scope, binds in list(self._hoistable(i, clauses)):
+            if id(n) in g._hoisted:
+                continue
+            number = self.hoisted
+            self.hoisted += 1
+            value = g.src(n, scope, binds)
+            self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
+                              f"        hq{number} = {value}", f"        return hq{number}"]
+            g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+            self.kept.append(id(n))
+            self.resets.setdefault(level, []).append(number)
+        self.emit(depth, f"for {self._choice(i)} in it{i}:")
+        for node, hit in clauses:
+            self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
+            self._count(depth + 2, hit)
+            self.emit(depth + 2, "continue")
         if leaf:
             # The env as `e` would be with this choice bound, written out (a dict display
             # keeps the first place and the last value of a repeated key, as `e` does).
@@ -218,3 +250,31 @@ class _Writer:
             self.emit(depth, f"it{i} = _m_distinct(f{i}[0], f{i}[1], {{{', '.join(taken)}}})")
         else:
             self.emit(depth, f"it{i} = f{i}")
+
+
+def _state_only_calls(g, node, seen: set):
+    """Calls inside the bodies of the defs `node` calls (and theirs, and so on) that read none
+    of that def's parameters: values of the state alone, the same at every call, so that one
+    computation serves a whole listing wherever the def's body is written out."""
+    for call in _calls(node):
+        decl = g.x.program.get(call.func, "def")
+        if decl is None or decl.name in seen:
+            continue
+        seen.add(decl.name)
+        yield from g._invariant_calls(decl.body, set(decl.params))
+        yield from _state_only_calls(g, decl.body, seen)
+
+
+def _calls(node):
+    """Every call in an expression, nested ones included."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _calls(item)
+        return
+    if not hasattr(node, "__dataclass_fields__") or type(node).__name__ == "Template":
+        return
+    if type(node).__name__ == "Call":
+        yield node
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from _calls(getattr(node, name))
