@@ -88,6 +88,24 @@ def test_a_require_over_two_choices_counts_the_first_clause_that_fails(tmp_path)
                                       Move(0, "pair", {"a": 2, "b": 3})]
 
 
+def test_a_call_several_requires_make_alike_is_computed_once_per_choice(tmp_path):
+    game = _game(tmp_path, """
+    def spread(a, b) = sum(x for x in range(a * b * 10))
+    flow:
+        ask 0 to dup
+    action dup(a in [1, 2], b in [1, 2, 3]):
+        require one: spread(a, b) >= 0
+        require two: spread(a, b) < 1000
+        pass
+    """)
+    outcome, steps, hits = both(game, "dup")
+    assert _moves(outcome) == [{"a": a, "b": b} for a in (1, 2) for b in (1, 2, 3) if (a, b) != (2, 3)]
+    assert hits == {"require:dup.two": 1}   # sum(range(60)) = 1770
+    # spread(a, b) builds and goes through range(10ab): 20ab steps, once per (a, b) where the
+    # generic walk pays it twice: 20 × (1 + 2) × (1 + 2 + 3).
+    assert steps == 2 + 2 * 3 + 20 * 3 * 6
+
+
 def test_a_def_call_that_reads_no_choice_is_computed_once_per_listing_at_its_first_use(tmp_path):
     game = _game(tmp_path, """
     def total() = sum(x for x in range(10))

@@ -28,6 +28,9 @@ happens. So it keeps the walk's order of work:
   arguments), are kept the same way for the whole listing. The generic walk's filters
   compute such a call once per batch of choices: a lister may therefore charge fewer
   steps than the walk, never more, and lists the same moves.
+- a call of a def or a board function that the requires of one parameter make more than
+  once with the same arguments (`tile(at, way)` in three requires) is computed once per
+  choice, at its first use.
 
 An action falls back to the generic walk (Action.lister is None) when its function
 cannot be compiled: Python refuses more than 20 nested blocks, so an action with more
@@ -193,7 +196,20 @@ class _Writer:
             g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
             self.kept.append(id(n))
             self.resets.setdefault(level, []).append(number)
+        shared = []   # calls several requires of i make with the same arguments: once per choice
+        for group in _repeated_calls(g, [node for node, _ in clauses]):
+            number = self.hoisted
+            self.hoisted += 1
+            value = g.src(group[0], self.scope, self.binds)
+            self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
+                              f"        hq{number} = {value}", f"        return hq{number}"]
+            for n in group:
+                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+                self.kept.append(id(n))
+            shared.append(number)
         self.emit(depth, f"for {self._choice(i)} in it{i}:")
+        for number in shared:
+            self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
             self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(depth + 2, hit)
@@ -278,3 +294,64 @@ def _calls(node):
     for name in node.__dataclass_fields__:
         if name != "span":
             yield from _calls(getattr(node, name))
+
+
+def _repeated_calls(g, nodes: list) -> list[list]:
+    """Groups of calls (of defs and board functions) written the same way, with the same
+    arguments, more than once among `nodes`, not already kept, and reading no name a
+    comprehension binds (those differ from one place to the next); inner calls first, so
+    that an outer call's value is written with the inner one's kept value."""
+    from .. import boards
+    groups: dict = {}
+    for node in nodes:
+        for call in _calls_outside_comprehensions(node):
+            if id(call) in g._hoisted:
+                continue
+            if g.x.program.get(call.func, "def") is None and call.func not in boards.FUNCTIONS:
+                continue
+            groups.setdefault(_shape(call), []).append(call)
+    repeated = [group for group in groups.values() if len(group) > 1]
+    return sorted(repeated, key=lambda group: _size(group[0]))
+
+
+def _calls_outside_comprehensions(node):
+    """The calls of an expression whose arguments read no name bound by a comprehension
+    around them (a call inside one is kept only if it reads none of its variables)."""
+    bound_free = {"ListComp", "Aggregate"}
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _calls_outside_comprehensions(item)
+        return
+    if not hasattr(node, "__dataclass_fields__") or type(node).__name__ == "Template":
+        return
+    if type(node).__name__ in bound_free:
+        variables = {node.var} | {m.var for m in node.more}
+        for call in _calls(node):
+            if not {name for name, _, _ in free_names(call)} & variables:
+                yield call
+        return
+    if type(node).__name__ == "Call":
+        yield node
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from _calls_outside_comprehensions(getattr(node, name))
+
+
+def _shape(node):
+    """A node as a value, without its places in the source: equal for the same text."""
+    from ..source import Span
+    if isinstance(node, tuple):
+        return tuple(_shape(item) for item in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
+    return (type(node).__name__,) + tuple(
+        _shape(getattr(node, f)) for f in node.__dataclass_fields__
+        if not isinstance(getattr(node, f), Span))
+
+
+def _size(node) -> int:
+    if isinstance(node, tuple):
+        return sum(_size(item) for item in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return 0
+    return 1 + sum(_size(getattr(node, f)) for f in node.__dataclass_fields__)
