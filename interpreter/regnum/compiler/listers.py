@@ -88,6 +88,7 @@ class _Writer:
         self.top: list[str] = []        # set before the loops: domains' caches
         self.closures: list[str] = []   # nested defs computing hoisted calls
         self.hoisted = 0
+        self.counters: dict[str, int] = {}   # coverage name -> its local counter's number
         self.resets: dict[int, list[str]] = {}   # level -> the kept values it starts afresh
         self.kept: list[int] = []   # ids of the nodes hoisted, dropped when the function is written
         # Every parameter's choice and the player are locals; `e` holds what the domains read.
@@ -119,9 +120,16 @@ class _Writer:
             finally:
                 for n in self.kept:
                     g._hoisted.pop(n, None)
+            # Coverage: each require's exclusions were counted in a local, added once at the
+            # end (a listing that raises is not counted: the caller drops or redoes it).
+            if self.counters:
+                self.emit(1, "if hits is not None:")
+                for hit, number in self.counters.items():
+                    self.emit(2, f"if n{number}: hits[{hit!r}] = hits.get({hit!r}, 0) + n{number}")
             self.emit(1, "return out")
             self.lines = [self._reset(line) for line in self.lines]
-            top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())]
+            top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
+                + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         source = f"def {fname}(c, player, hits, stop):\n" + "\n".join(self.lines) + "\n"
         exec(compile(source, f"<regnum moves {self.name}>", "exec"), g.ns)
@@ -129,8 +137,14 @@ class _Writer:
         fn.source = source   # for reading what was generated (a lister has no file)
         return fn
 
-    def _count(self, depth: int, hit: str) -> None:
-        self.emit(depth, f"if hits is not None: hits[{hit!r}] = hits.get({hit!r}, 0) + 1")
+    def _count(self, depth: int, hit: str, local: bool = False) -> None:
+        """Count a choice a require excludes: in a local of the loops (added to `hits` at the
+        end), or straight into `hits` for a require checked once, before the loops."""
+        if local:
+            number = self.counters.setdefault(hit, len(self.counters))
+            self.emit(depth, f"n{number} += 1")
+        else:
+            self.emit(depth, f"if hits is not None: hits[{hit!r}] = hits.get({hit!r}, 0) + 1")
 
     # ── one parameter ──
     def _level(self, i: int, depth: int) -> None:
@@ -212,7 +226,7 @@ class _Writer:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
             self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
-            self._count(depth + 2, hit)
+            self._count(depth + 2, hit, local=True)
             self.emit(depth + 2, "continue")
         if leaf:
             # The env as `e` would be with this choice bound, written out (a dict display
