@@ -180,6 +180,9 @@ RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_attr"
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
+# The locals a move lister reads the state's parts through (CodeGen.state).
+STATE_LOCALS = {part: f"_s_{part}" for part in ("vars", "pvars", "tables", "zones", "pieces", "grids")}
+
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 
@@ -199,6 +202,9 @@ class CodeGen:
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
         self._hoisted: dict = {}   # id of a syntax node -> the local holding its value (filters)
         self._inlining = 0
+        # Where the generated code reads the state's parts: through `c.state`, or through
+        # locals a move lister sets once (STATE_LOCALS), since a listing never changes them.
+        self.state_locals = False
 
     # ── entry points ──
     def function(self, node, scope: dict):
@@ -277,6 +283,10 @@ class CodeGen:
         merged.update({n: k for n, (_, k) in binds.items()})
         return merged
 
+    def state(self, part: str) -> str:
+        """The source that reads one part of the state (vars, zones, pieces…)."""
+        return STATE_LOCALS[part] if self.state_locals else f"c.state.{part}"
+
     # ── the generator ──
     def src(self, node, scope: dict, binds: dict) -> str:
         hoisted = self._hoisted.get(id(node))
@@ -343,11 +353,11 @@ class CodeGen:
         decl = x.program.get(name)
         if decl is not None:
             if (decl.kind == "var" and decl.index is None) or decl.kind == "option":
-                return f"c.state.vars[{name!r}]"
+                return f"{self.state('vars')}[{name!r}]"
             if decl.kind == "zone" and decl.index is None:
-                return f"c.state.zones[{x.zones[name].keys['']!r}]"
+                return f"{self.state('zones')}[{x.zones[name].keys['']!r}]"
             if decl.kind == "board" and x.boards[name].is_open:   # the cells in use, as they are now
-                return f"list(c.state.grids[{name!r}]['cells'])"
+                return f"list({self.state('grids')}[{name!r}]['cells'])"
             if decl.kind == "board":
                 return self.bind(list(x.boards[name].nodes))
             if decl.kind == "enum":
@@ -419,22 +429,26 @@ class CodeGen:
             return f"c.can({self.src(node.args[0], scope, binds)}, {actions!r})"
         if name == "previous" and name not in scope and name not in binds and x.program.get(name) is None:
             # The argument, locals and all, evaluated against the game before the last move.
-            return f"(lambda c: {self.src(node.args[0], scope, binds)})(c.previous())"
+            state_locals, self.state_locals = self.state_locals, False
+            try:
+                return f"(lambda c: {self.src(node.args[0], scope, binds)})(c.previous())"
+            finally:
+                self.state_locals = state_locals
         args = [self.src(a, scope, binds) for a in node.args]
         if name not in scope and name not in binds:
             fam = x.zones.get(name)
             if fam is not None and fam.open:   # a cell not in use has an empty zone
-                return f"c.state.zones.get({self.bind(fam.keys, 'z')}[{args[0]}], [])"
+                return f"{self.state('zones')}.get({self.bind(fam.keys, 'z')}[{args[0]}], [])"
             if fam is not None:
                 keys = self.bind(fam.keys, "z")
-                return f"c.state.zones[{keys}[{args[0]}]]"
+                return f"{self.state('zones')}[{keys}[{args[0]}]]"
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
-                return f"c.state.pvars[_seat(c, {args[0]})][{name!r}]"
+                return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "var" and decl.per_index:
                 if decl.index in x.boards and x.boards[decl.index].is_open:
                     return f"_cell_value(c, {name!r}, {args[0]})"
-                return f"c.state.tables[{name!r}][{args[0]}]"
+                return f"{self.state('tables')}[{name!r}][{args[0]}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
                 arg_kinds = [x.kind(a, kinds) for a in node.args]
@@ -489,10 +503,12 @@ class CodeGen:
         # A def is compiled once, for every caller: values hoisted out of the lister or
         # filter being written when it is first called are locals there, not here.
         hoisted, self._hoisted = self._hoisted, {}
+        state_locals, self.state_locals = self.state_locals, False
         try:
             body = self.src(decl.body, {}, binds)
         finally:
             self._hoisted = hoisted
+            self.state_locals = state_locals
         source = f"def {fname}(c{''.join(', ' + p for p in params)}):\n    return {body}\n"
         exec(compile(source, f"<regnum def {decl.name}>", "exec"), self.ns)
         return fname
@@ -520,7 +536,7 @@ class CodeGen:
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)
         if self.x.kind(node.obj, self._kinds(scope, binds)) == "piece":
-            return f"c.state.pieces[{obj}][{node.name!r}]"
+            return f"{self.state('pieces')}[{obj}][{node.name!r}]"
         return f"_attr(c, {obj}, {node.name!r})"
 
     def _Index(self, node, scope, binds):

@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..check.walk import free_names
+from .codegen import STATE_LOCALS
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -101,6 +102,17 @@ class _Writer:
         g = self.g
         g.ns.update(_helpers())
         fname = f"_moves{next(g._ids)}"
+        # A listing changes nothing of the state: its parts are read through locals.
+        for part, local in STATE_LOCALS.items():
+            self.emit(1, f"{local} = c.state.{part}")
+        g.state_locals = True
+        try:
+            return self._function(fname)
+        finally:
+            g.state_locals = False
+
+    def _function(self, fname: str):
+        g = self.g
         self.emit(1, "out = []")
         self.emit(1, "e = {'player': player}")
         self.emit(1, "pl = player")
