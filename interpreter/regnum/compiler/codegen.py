@@ -547,6 +547,9 @@ class CodeGen:
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
     def _Binary(self, node, scope, binds):
+        zone = self._counted_zone(node, scope, binds)
+        if zone is not None:   # `count(place(c)) == 0`: whether the zone is empty, without len()
+            return f"(not {zone})" if node.op == "==" else f"(not not {zone})"
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
         if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
             if op in _COMPARE:
@@ -564,6 +567,28 @@ class CodeGen:
             return f"(not _in(c, {a}, {b}))"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _counted_zone(self, node, scope, binds) -> str | None:
+        """The source of Z in `count(Z) == 0`, `!= 0` or `> 0` where Z is a zone (a list,
+        always): the test is then its emptiness. None for anything else."""
+        if node.op not in ("==", "!=", ">") or not (isinstance(node.right, ast.IntLit) and node.right.value == 0):
+            return None
+        count = node.left
+        if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
+                and self._builtin("count", scope, binds)):
+            return None
+        zone = count.args[0]
+        x = self.x
+        if isinstance(zone, ast.Call) and zone.func in x.zones and self._builtin(zone.func, scope, binds):
+            return self.src(zone, scope, binds)
+        if isinstance(zone, ast.Name) and zone.name in x.zones and x.zones[zone.name].index is None \
+                and self._builtin(zone.name, scope, binds):
+            return self.src(zone, scope, binds)
+        return None
+
+    def _builtin(self, name: str, scope, binds) -> bool:
+        """Whether `name` means what the language gives it here, not a local or a def."""
+        return name not in scope and name not in binds and self.x.program.get(name, "def") is None
 
     def _cheap(self, node, scope, binds) -> bool:
         """Whether an operator's work is bounded by itself: the checker proved it (numbers
