@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from hypothesis import given, strategies as st
 
 import regnum
 from regnum import LimitExceeded, Move
@@ -261,3 +262,15 @@ def test_an_action_with_more_parameters_than_python_nests_uses_the_generic_walk(
     assert action.lister is None
     game = rules.new_game(2)
     assert game.all_legal_moves() == [Move(0, "wide", {n: 1 for n in names})]
+
+
+@given(st.lists(st.integers(0, 6), max_size=7), st.dictionaries(st.integers(0, 6), st.sampled_from("abc"), max_size=7),
+       st.sets(st.integers(0, 6), max_size=2))
+def test_distinct_choices_are_each_value_and_name_once_in_order_none_taken(values, names, bound):
+    labels = {v: names.get(v, f"p{v}") for v in dict.fromkeys(values)}
+    expected, seen = [], set()
+    for value in values:   # the definition, written out
+        if labels[value] not in seen and value not in bound:
+            seen.add(labels[value])
+            expected.append((value, labels[value]))
+    assert decisions._distinct(values, labels, bound) == expected

@@ -66,6 +66,10 @@ def _distinct(values: list, labels: dict | None, bound) -> list:
             return [(v, v) for v in dict.fromkeys(values)]
         except TypeError:  # unhashable values (lists, maps): compare them by their text
             pass
+    elif not bound and len(labels) == len(values) and list(labels) == list(values) \
+            and len(set(labels.values())) == len(labels):
+        # The usual case: distinct pieces, each named apart, listed in order, none taken.
+        return list(labels.items())
     seen = set()
     out = []
     for value in values:
