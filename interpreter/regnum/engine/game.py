@@ -110,10 +110,11 @@ class Game:
         """The context kept for moves ("_move_ctx") or listings ("_list_ctx"), reset."""
         state = self._state
         ctx = getattr(self, which)
-        if ctx is None or ctx.state is not state:
+        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
             ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
             setattr(self, which, ctx)
         ctx.reset(hits, self._bound(state))
+        ctx.events, ctx.narrate = self.events, self.narrate
         return ctx
 
     def _waiting(self) -> dict:
@@ -222,8 +223,11 @@ class Game:
             ctx = self._reused("_list_ctx", self.hits)
             for name in stack[-1][2]["$actions"]:
                 action = self.model.actions[name]
-                with guarded(action.span, f"while listing the moves of '{name}'"):
+                try:
                     found = decisions.candidates(ctx, action, player)
+                except BaseException as err:   # located as guarded() does, only when it failed
+                    with guarded(action.span, f"while listing the moves of '{name}'"):
+                        raise err
                 out.extend((name, args, env) for args, env in found)
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
@@ -325,7 +329,7 @@ class Game:
             raise
         finally:
             ctx.undo = []
-        ctx.frames = None
+        ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
@@ -493,7 +497,6 @@ class Game:
             if not holds:
                 failed.append(f"{inv.name}: {inv.message} ({inv.span})")
         return failed
-
 
     def _previous(self) -> State:
         """The state before the last move accepted, rebuilt from its journal."""

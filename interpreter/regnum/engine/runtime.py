@@ -17,8 +17,8 @@ from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits, Overflow
 from ..boards import coordinates
 from ..opengrid import reached
-from .state import (_ABSENT, State, size_of, state_size, undo_append, undo_cell, undo_create, undo_new_zone,
-                    undo_order, undo_piece, undo_pvar, undo_remove, undo_revealed, undo_table, undo_var, undo_where)
+from .state import (_ABSENT, State, size_of, state_size, undo_cell, undo_create, undo_move, undo_new_zone,
+                    undo_order, undo_piece, undo_pvar, undo_revealed, undo_table, undo_var)
 
 
 
@@ -138,14 +138,11 @@ class Ctx:
         zone = state.writable(old)
         i = zone.index(piece)
         del zone[i]
-        undo = self.undo
-        undo.append((undo_remove, old, i, piece))
         state.writable(key).append(piece)
-        undo.append((undo_append, key))
         state.where[piece] = key
-        undo.append((undo_where, piece, old))
+        self.undo.append((undo_move, piece, old, i, key))
         if state.revealed and piece in state.revealed:
-            undo.append((undo_revealed, dict(state.revealed)))
+            self.undo.append((undo_revealed, dict(state.revealed)))
             del state.revealed[piece]  # a revealed piece that moves is hidden again
         model = self.model
         if model.leave_triggers:
@@ -167,9 +164,8 @@ class Ctx:
         piece = len(state.pieces)
         state.pieces.append(record)
         state.where.append(key)
-        self.undo.append((undo_create,))
         state.writable(key).append(piece)
-        self.undo.append((undo_append, key))
+        self.undo.append((undo_create, key))
         return piece
 
     # ── effects as native procedures call them ──
@@ -535,21 +531,23 @@ def advance(ctx: Ctx) -> None:
         threads = flow["threads"]
         if threads is not None:
             for thread in threads:
-                if thread["stack"] and not waiting(thread["stack"]):
-                    signal = run_stack(ctx, thread["stack"])
+                stack = thread["stack"]
+                if stack and "$asked" not in stack[-1][2]:   # not waiting: run it on
+                    signal = run_stack(ctx, stack)
                     if signal == END:
                         _end(flow)
                         return
                     if signal == SPAWN:
-                        frame = thread["stack"][-1]
+                        frame = stack[-1]
                         span = ctx.model.codes[frame[0]].spans[frame[1] - 1]
                         raise RuntimeFault("a simultaneous step cannot start inside another", span)
-            threads[:] = [t for t in threads if t["stack"]]
+            if not all(t["stack"] for t in threads):
+                threads[:] = [t for t in threads if t["stack"]]
             if threads:
                 return
             flow["threads"] = None
         main = flow["main"]
-        if not main or waiting(main):
+        if not main or "$asked" in main[-1][2]:
             return
         signal = run_stack(ctx, main)
         if signal == ASK:

@@ -170,12 +170,18 @@ def undo_table(s: State, name: str, index, old) -> None:
         table[index] = old
 
 
-def undo_append(s: State, key: str) -> None:
+def undo_move(s: State, piece: int, old: str, i: int, key: str) -> None:
+    """A piece moved from zone `old` (where it was `i`-th) to the end of zone `key`."""
     s.writable(key).pop()
+    s.writable(old).insert(i, piece)
+    s.where[piece] = old
 
 
-def undo_remove(s: State, key: str, i: int, piece: int) -> None:
-    s.writable(key).insert(i, piece)
+def undo_create(s: State, key: str) -> None:
+    """A piece created at the end of zone `key` (the last piece of the game)."""
+    s.writable(key).pop()
+    s.pieces.pop()
+    s.where.pop()
 
 
 def undo_order(s: State, key: str, old: list) -> None:
@@ -188,17 +194,8 @@ def undo_new_zone(s: State, key: str) -> None:
     s._owned.discard(key)
 
 
-def undo_where(s: State, piece: int, old: str) -> None:
-    s.where[piece] = old
-
-
 def undo_piece(s: State, piece: int, old: dict) -> None:
     s.pieces[piece] = old
-
-
-def undo_create(s: State) -> None:
-    s.pieces.pop()
-    s.where.pop()
 
 
 def undo_revealed(s: State, old: dict) -> None:
@@ -230,10 +227,10 @@ class Journal:
         self.threads = None if threads is None else [(t["player"], t["stack"][:]) for t in threads]
         self.entries: list = []
         # The ids of the frames the flow holds now: the VM copies one before its first write.
-        frames = {id(f) for f in main}
+        frames = set(map(id, main))
         if threads is not None:
             for t in threads:
-                frames.update(id(f) for f in t["stack"])
+                frames.update(map(id, t["stack"]))
         self.frames = frames
 
     def undo(self, s: State) -> None:
