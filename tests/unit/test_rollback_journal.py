@@ -178,3 +178,16 @@ def test_a_game_read_back_from_json_rolls_back_too(rules):
     loaded.play(Move(0, "work", {"r": 1, "k": 1}))
     game.play(Move(0, "work", {"r": 1, "k": 1}))
     assert loaded.to_json() == game.to_json()
+
+
+def test_a_position_edited_after_a_move_is_compared_with_the_state_before_that_move(rules):
+    """regnum.testing edits are not moves: previous(…) still reads the state before the last
+    move, so an edit that lowers the total breaks the invariant that says it never falls."""
+    from regnum import testing
+    game = rules.new_game(players=2, seed=1)
+    game.play(Move(0, "work", {"r": 0, "k": 1}))
+    game.play(Move(1, "rest", {}))                # does not write the total
+    assert game.check_invariants() == []
+    testing.set_var(game, "total", 3)
+    assert [m.split(":")[0] for m in game.check_invariants()] == ["total_never_falls"]
+    assert game._previous().vars["total"] == 15

@@ -44,6 +44,7 @@ class Game:
         # which check_invariants rebuilds the state before it for `previous(…)`. Never changed
         # after the move, so copies of the game share it.
         self._last: Journal | None = None
+        self._prev_state: State | None = None   # the state it rebuilds, once built
         self._move_ctx: Ctx | None = None   # the contexts _apply and _candidates reuse
         self._list_ctx: Ctx | None = None
 
@@ -339,6 +340,7 @@ class Game:
             for key, n in hits.items():
                 total[key] = total.get(key, 0) + n
         self._last = journal
+        self._prev_state = None
         self._moves.append(move)
         self._cache = {}
 
@@ -362,6 +364,7 @@ class Game:
                     dict(self.hits), list(self.events), self.narrate, self.limits)
         game._size_bound = self._size_bound
         game._last = self._last   # never written again, so shared safely
+        game._prev_state = self._prev_state
         return game
 
     def to_dict(self) -> dict:
@@ -499,11 +502,17 @@ class Game:
         return failed
 
     def _previous(self) -> State:
-        """The state before the last move accepted, rebuilt from its journal."""
-        before = self._cache.get("before")
-        if before is None:
-            before = self._cache["before"] = self._last.before(self._state)
-        return before
+        """The state before the last move accepted, rebuilt from its journal (once)."""
+        if self._prev_state is None:
+            self._prev_state = self._last.before(self._state)
+        return self._prev_state
+
+    def _keep_previous(self) -> None:
+        """The state is about to be changed outside a move (regnum.testing edits a position):
+        rebuild the state before the last move now, while the journal leads to it from the
+        present, so that `previous(…)` still reads that state and not the edited one."""
+        if self._last is not None:
+            self._previous()
 
 
 def _has_random(node) -> bool:
