@@ -88,3 +88,53 @@ def test_invariants_with_previous_agree_with_a_game_kept_one_move_behind(name):
         assert game.check_invariants() == []
         if steps % 10 == 0:
             assert game._previous().to_dict() == earlier.state.to_dict()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_fault_in_the_middle_of_a_move_leaves_the_game_as_it_was(name, monkeypatch):
+    """The fault strikes at the k-th write of the move (a piece moved or a value stored),
+    so the move has done part of its work: everything it did is undone."""
+    from regnum.builtins import EvalError
+    from regnum.engine.runtime import Ctx
+    rules = _load(name)
+    picker = random.Random(name + "/middle")
+    real_fit, real_move = Ctx.fit, Ctx.move_piece
+    countdown = [0]
+
+    def tick():
+        countdown[0] -= 1
+        if countdown[0] == 0:
+            raise EvalError("injected in the middle of the move")
+
+    def fit(self, value):
+        tick()
+        return real_fit(self, value)
+
+    def move_piece(self, piece, key):
+        tick()
+        return real_move(self, piece, key)
+
+    game = rules.new_game(players=4 if name != "kings_gate" else 3, seed=3, narrate=True)
+    faults = steps = 0
+    while not game.is_over and steps < 300:
+        steps += 1
+        player = game.to_move[0]
+        moves = game.legal_moves(player)
+        move = moves[picker.randrange(len(moves))]
+        before = _snapshot(game)
+        reference = game.copy()
+        countdown[0] = picker.randrange(1, 12)
+        with monkeypatch.context() as patch:
+            patch.setattr(Ctx, "fit", fit)
+            patch.setattr(Ctx, "move_piece", move_piece)
+            try:
+                game.play(move)
+            except RulesetError as err:
+                assert "injected in the middle of the move" in str(err)
+                faults += 1
+                assert _snapshot(game) == before
+                game.play(move)   # and now for real
+        countdown[0] = 0
+        reference.play(move)
+        assert game.to_json() == reference.to_json()
+    assert faults > 10
