@@ -531,6 +531,7 @@ def advance(ctx: Ctx) -> None:
     while True:
         threads = flow["threads"]
         if threads is not None:
+            done = False   # a thread ran to its end
             for thread in threads:
                 stack = thread["stack"]
                 if stack and "$asked" not in stack[-1][2]:   # not waiting: run it on
@@ -542,7 +543,9 @@ def advance(ctx: Ctx) -> None:
                         frame = stack[-1]
                         span = ctx.model.codes[frame[0]].spans[frame[1] - 1]
                         raise RuntimeFault("a simultaneous step cannot start inside another", span)
-            if not all(t["stack"] for t in threads):
+                if not stack:
+                    done = True
+            if done:
                 threads[:] = [t for t in threads if t["stack"]]
             if threads:
                 return
