@@ -147,6 +147,11 @@ def _touched(game) -> None:
     game._cache = {}
 
 
+def _editing(game) -> None:
+    """About to edit the position: `previous(…)` keeps reading the state before the last move."""
+    game._keep_previous()
+
+
 def place(game, zone_from: str, zone_to: str, n: int | None = 1,
           where: PieceFilter | None = None) -> list[int]:
     """Move ``n`` pieces from zone ``zone_from`` to the end of zone ``zone_to``; their ids.
@@ -156,6 +161,7 @@ def place(game, zone_from: str, zone_to: str, n: int | None = 1,
     moved, or all of them with ``n=None``. Raises ValueError when fewer than ``n`` match.
     No trigger fires: this builds a position, it is not a game effect.
     """
+    _editing(game)
     family, _, index = zone_to.partition("#")
     _into_use(game, family, index)     # an open grid's cell: into use, as a piece entering does
     _zone(game, zone_to)
@@ -178,6 +184,7 @@ def set_fields(game, zone: str, n: int | None = 1, where: PieceFilter | None = N
 
     ``n=None`` changes every matching piece. Field names are checked against the records.
     """
+    _editing(game)
     ids = _matching(game, zone, n, where)
     state = game.state
     for piece in ids:
@@ -193,6 +200,7 @@ def set_fields(game, zone: str, n: int | None = 1, where: PieceFilter | None = N
 
 def set_var(game, name: str, value) -> None:
     """Set the global variable ``name`` (it must exist) to the JSON value ``value``."""
+    _editing(game)
     variables = game.state.vars
     if name not in variables:
         raise KeyError(f"no global variable {name!r}; there are {', '.join(sorted(variables))}")
@@ -202,6 +210,7 @@ def set_var(game, name: str, value) -> None:
 
 def set_player_var(game, seat: int, name: str, value) -> None:
     """Set seat ``seat``'s player variable ``name`` (it must exist) to ``value``."""
+    _editing(game)
     rows = game.state.pvars
     if not 0 <= seat < len(rows):
         raise IndexError(f"no seat {seat} in a {len(rows)}-player game")
@@ -214,6 +223,7 @@ def set_player_var(game, seat: int, name: str, value) -> None:
 def set_table(game, name: str, index, value) -> None:
     """Set variable ``name`` — one declared ``per BOARD`` or ``per ENUM`` — at ``index`` (a cell
     such as ``"(7,8)"``, a node or an enum member) to ``value``."""
+    _editing(game)
     tables = game.state.tables
     if name in tables:
         _into_use(game, name, index)
@@ -228,6 +238,7 @@ def set_table(game, name: str, index, value) -> None:
 def set_fired(game, *names: str) -> None:
     """Mark the `trigger … once` named as having fired already in this game (a position built
     after the first entry into a row, say), in that order, after any that had."""
+    _editing(game)
     triggers = {t.name for ts in (*game.model.triggers.values(), *game.model.leave_triggers.values()) for t in ts
                 if t.once}
     for name in names:
@@ -246,6 +257,7 @@ def restart_flow(game) -> None:
     position call this to forget that and let the flow reach its first decision anew. Setup
     is not run again. Pending choices of the old flow are dropped; pieces are not moved.
     """
+    _editing(game)
     from .engine.runtime import advance
 
     state = game.state

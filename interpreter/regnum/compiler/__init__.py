@@ -404,7 +404,7 @@ class _Compiler:
                                       c.hit, block_hit)
             for player, _, points in result:
                 if points:
-                    c.state.pvars[player][target] += points
+                    c.set_pvar(player, target, c.state.pvars[player][target] + points)
             c.last_ranking = result
         return Scoring(name, tuple(decl.params), run, decl.span)
 

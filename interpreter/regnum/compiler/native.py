@@ -186,18 +186,19 @@ class NativeCompiler:
             current = self._e(target, binds)
             value, op = f"{current} + {value}", "="
         value = f"c.fit({value})"
+        # The state's variables are set through the context, which journals the write.
         if isinstance(target, ast.Name):
             if target.name in binds:
                 src.add(d, f"{binds[target.name][0]} {op} {value}", span)
             else:
-                src.add(d, f"c.state.vars[{target.name!r}] {op} {value}", span)
+                src.add(d, f"c.set_var({target.name!r}, {value})", span)
         elif isinstance(target, ast.Call):
             decl = self.program.get(target.func, "var")
             if decl is not None and decl.per_index:
                 src.add(d, f"c.set_table({target.func!r}, {self._e(target.args[0], binds)}, {value}, False)", span)
             else:
-                src.add(d, f"c.state.pvars[_seat(c, {self._e(target.args[0], binds)})][{target.func!r}] {op} {value}",
-                        span)
+                src.add(d, f"_put = {value}", span)   # the value first, then the seat, as Python would
+                src.add(d, f"c.set_pvar(_seat(c, {self._e(target.args[0], binds)}), {target.func!r}, _put)", span)
         elif isinstance(target, ast.Attribute):
             src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
         else:

@@ -90,7 +90,7 @@ class StmtCompiler:
 
             def set_global(c, f):
                 v = value(c, f[2])
-                c.state.vars[name] = c.fit(c.state.vars[name] + v if add else v)
+                c.set_var(name, c.fit(c.state.vars[name] + v if add else v))
                 f[1] += 1
             return set_global
         if isinstance(target, ast.Call):
@@ -107,8 +107,8 @@ class StmtCompiler:
 
             def set_player_var(c, f):
                 v, p = value(c, f[2]), player(c, f[2])
-                row = c.state.pvars[_seat(c, p)]
-                row[name] = c.fit(row[name] + v if add else v)
+                seat = _seat(c, p)
+                c.set_pvar(seat, name, c.fit(c.state.pvars[seat][name] + v if add else v))
                 f[1] += 1
             return set_player_var
         if isinstance(target, ast.Attribute):

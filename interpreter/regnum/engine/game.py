@@ -1,8 +1,9 @@
 """A game in progress: the public Game API over the model, a State and the VM.
 
-Every mutating call works on a copy of the state and swaps it in only when
-the whole step succeeded, so a refused move — or a ruleset failure — leaves
-the game exactly as it was.
+A move changes the state in place and journals every write (state.Journal); when
+any part of the step fails the journal undoes it, so a refused move — or a ruleset
+failure — leaves the game exactly as it was. The journal of the last move accepted
+is kept: `previous(…)` in an invariant reads the state it rebuilds.
 """
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, jso
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, to_move, waiting_stack
+from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
 from .saved import STATE_FORMAT
-from .state import State, Table, canonical_json, size_of, state_size
+from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 
@@ -39,10 +40,13 @@ class Game:
         self._cache: dict = {}
         self.peak_steps = 0   # the most steps one move, listing or setup took (see docs/limits.md)
         self._size_bound = None   # a bound on the state's size (Ctx.check_size); None: not known
-        # The state before the last move accepted (None: no move yet, or loaded from JSON), which
-        # only check_invariants reads, for `previous(…)`. _apply builds each new state as a
-        # copy-on-write copy, so the earlier one is never changed after.
-        self._before: State | None = None
+        # The journal of the last move accepted (None: no move yet, or loaded from JSON), from
+        # which check_invariants rebuilds the state before it for `previous(…)`. Never changed
+        # after the move, so copies of the game share it.
+        self._last: Journal | None = None
+        self._prev_state: State | None = None   # the state it rebuilds, once built
+        self._move_ctx: Ctx | None = None   # the contexts _apply and _candidates reuse
+        self._list_ctx: Ctx | None = None
 
     # ── creation ──
     @classmethod
@@ -94,18 +98,39 @@ class Game:
 
     def _ctx(self, state: State) -> Ctx:
         ctx = Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
+        ctx.size_bound = self._bound(state)
+        return ctx
+
+    def _bound(self, state: State) -> int:
         bound = self._size_bound
         if bound is None and (state.pieces or state.vars):
             bound = self._size_bound = state_size(state)   # a game read from JSON: measured once
-        ctx.size_bound = bound or 0
+        return bound or 0
+
+    def _reused(self, which: str, hits: dict) -> Ctx:
+        """The context kept for moves ("_move_ctx") or listings ("_list_ctx"), reset."""
+        state = self._state
+        ctx = getattr(self, which)
+        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
+            setattr(self, which, ctx)
+        ctx.reset(hits, self._bound(state))
+        ctx.events, ctx.narrate = self.events, self.narrate
         return ctx
+
+    def _waiting(self) -> dict:
+        """{seat: the stack that waits for their decision}, scanned once per position."""
+        seats = self._cache.get("waiting")
+        if seats is None:
+            seats = self._cache["waiting"] = waiting_seats(self._state.flow)
+        return seats
 
     # ── reading ──
     @property
     def to_move(self) -> list[int]:
         seats = self._cache.get("to_move")
         if seats is None:
-            seats = self._cache["to_move"] = to_move(self._state)
+            seats = self._cache["to_move"] = sorted(self._waiting())
         return list(seats)
 
     @property
@@ -193,14 +218,17 @@ class Game:
         cached = self._cache.get(("moves", player))
         if cached is not None:
             return cached
-        stack = waiting_stack(self._state, player)
+        stack = self._waiting().get(player)
         out = []
         if stack is not None:
-            ctx = self._ctx(self._state)
+            ctx = self._reused("_list_ctx", self.hits)
             for name in stack[-1][2]["$actions"]:
                 action = self.model.actions[name]
-                with guarded(action.span, f"while listing the moves of '{name}'"):
+                try:
                     found = decisions.candidates(ctx, action, player)
+                except BaseException as err:   # located as guarded() does, only when it failed
+                    with guarded(action.span, f"while listing the moves of '{name}'"):
+                        raise err
                 out.extend((name, args, env) for args, env in found)
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
@@ -241,7 +269,7 @@ class Game:
 
     def _play(self, move: Move) -> None:
         _check_shape(move)
-        stack = waiting_stack(self._state, move.player)
+        stack = self._waiting().get(move.player)
         if stack is None:
             waiting = ", ".join(f"P{p}" for p in self.to_move) or "nobody (the game is over)"
             raise IllegalMove(move, f"P{move.player} is not to move; waiting for {waiting}", "flow",
@@ -266,15 +294,19 @@ class Game:
         self._apply(move, chosen)
 
     def _apply(self, move: Move, env: dict) -> None:
-        state = self._state.copy()
+        state = self._state
+        journal = Journal(state)
         events_before = len(self.events)
-        hits_before = dict(self.hits)
-        ctx = self._ctx(state)
+        hits: dict = {}   # what this move counts, added to self.hits once it succeeded
+        ctx = self._reused("_move_ctx", hits)
+        ctx.undo = journal.entries
+        ctx.frames = journal.frames
         try:
-            stack = waiting_stack(state, move.player)
+            stack = self._waiting()[move.player]
             frame = stack[-1]
-            del frame[2]["$asked"], frame[2]["$actions"]
-            frame[1] += 1
+            local = dict(frame[2])   # the frame, copied on write as run_stack does
+            del local["$asked"], local["$actions"]
+            stack[-1] = [frame[0], frame[1] + 1, local]
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
@@ -291,16 +323,24 @@ class Game:
             check_size(ctx, action.span)
             size_bound = ctx.size_bound + ctx.added
         except BaseException:
+            ctx.frames = None
+            journal.undo(state)
             del self.events[events_before:]
-            self.hits.clear()
-            self.hits.update(hits_before)
+            self._cache.pop("waiting", None)   # the flow's stacks are new lists (the moves listed stand)
             raise
+        finally:
+            ctx.undo = []
+        ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
             self.peak_steps = ctx.steps
-        self._before = self._state
-        self._state = state
+        if hits:
+            total = self.hits
+            for key, n in hits.items():
+                total[key] = total.get(key, 0) + n
+        self._last = journal
+        self._prev_state = None
         self._moves.append(move)
         self._cache = {}
 
@@ -323,7 +363,8 @@ class Game:
         game = Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
                     dict(self.hits), list(self.events), self.narrate, self.limits)
         game._size_bound = self._size_bound
-        game._before = self._before   # never written again, so shared safely
+        game._last = self._last   # never written again, so shared safely
+        game._prev_state = self._prev_state
         return game
 
     def to_dict(self) -> dict:
@@ -403,7 +444,7 @@ class Game:
     def blocked(self, player: int) -> list[tuple[str, str]]:
         """The actions `player` is asked for but cannot take now because a `require` that
         reads none of their choices holds them back, each with that rule's message."""
-        stack = waiting_stack(self._state, self._seat(player))
+        stack = self._waiting().get(self._seat(player))
         if stack is None:
             return []
         ctx = self._ctx(self._state)
@@ -448,7 +489,10 @@ class Game:
         invariant is e in the state before the last move (the present state before any move,
         or in a game loaded from JSON)."""
         ctx = self._ctx(self._state)
-        ctx.earlier = ctx if self._before is None else self._ctx(self._before)
+        if self._last is None:
+            ctx.earlier = ctx
+        else:   # rebuilt only if an invariant reads previous(…), once per position
+            ctx.earlier_fn = lambda: self._ctx(self._previous())
         failed = []
         for inv in self.model.invariants:
             with guarded(inv.span, f"while checking invariant '{inv.name}'"):
@@ -456,6 +500,19 @@ class Game:
             if not holds:
                 failed.append(f"{inv.name}: {inv.message} ({inv.span})")
         return failed
+
+    def _previous(self) -> State:
+        """The state before the last move accepted, rebuilt from its journal (once)."""
+        if self._prev_state is None:
+            self._prev_state = self._last.before(self._state)
+        return self._prev_state
+
+    def _keep_previous(self) -> None:
+        """The state is about to be changed outside a move (regnum.testing edits a position):
+        rebuild the state before the last move now, while the journal leads to it from the
+        present, so that `previous(…)` still reads that state and not the edited one."""
+        if self._last is not None:
+            self._previous()
 
 
 def _has_random(node) -> bool:

@@ -17,7 +17,8 @@ from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits, Overflow
 from ..boards import coordinates
 from ..opengrid import reached
-from .state import State, size_of, state_size
+from .state import (_ABSENT, State, size_of, state_size, undo_cell, undo_create, undo_move, undo_new_zone,
+                    undo_order, undo_piece, undo_pvar, undo_revealed, undo_table, undo_var)
 
 
 
@@ -33,11 +34,16 @@ class RuntimeFault(RulesetError):
 
 
 class Ctx:
-    """What instructions and expressions see: the state, the model and the seats."""
+    """What instructions and expressions see: the state, the model and the seats.
+
+    Every write to the state goes through a method here (or set_var / set_pvar from compiled
+    code), which first appends to `undo` how to undo it (see state.Journal); during a move,
+    `frames` holds the ids of the flow's frames as the move found them, which run_stack
+    copies before it changes one."""
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -64,12 +70,33 @@ class Ctx:
         # The game before the last move, as `previous(…)` reads it: set by Game.check_invariants
         # only, so that no rule, listing or move ever sees an earlier state.
         self.earlier: "Ctx | None" = None
+        self.earlier_fn = None   # builds `earlier` when previous(…) is first read
+        self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
+        self.frames: set | None = None
+
+    def reset(self, hits: dict, size_bound: int) -> None:
+        """Ready for another step of the same game (a move, a listing): nothing of the last."""
+        self.hits = hits
+        self.steps = 0
+        self.size_bound = size_bound
+        self.added = 0
+        self.stack = []
+        self.last_ranking = None
+        self.fired = []
+        self.deferred = []
+        self.move_base = None
+        self.earlier = None
+        self.earlier_fn = None
+        self.undo = []
+        self.frames = None
 
     def hit(self, rule: str) -> None:
         self.hits[rule] = self.hits.get(rule, 0) + 1
 
     def previous(self) -> "Ctx":
         """What `previous(e)` evaluates e against (only an invariant may, as the checker ensures)."""
+        if self.earlier is None and self.earlier_fn is not None:
+            self.earlier = self.earlier_fn()
         if self.earlier is None:
             raise EvalError("previous(…) can be read only while the invariants are checked")
         return self.earlier
@@ -89,6 +116,17 @@ class Ctx:
     def spawn(self, block: str, threads: list) -> None:
         self.state.flow["threads"] = [{"player": p, "stack": [[block, 0, env]]} for p, env in threads]
 
+    # ── variables, as compiled code sets them (the value already checked by fit) ──
+    def set_var(self, name: str, value) -> None:
+        variables = self.state.vars
+        self.undo.append((undo_var, name, variables[name]))
+        variables[name] = value
+
+    def set_pvar(self, seat: int, name: str, value) -> None:
+        row = self.state.pvars[seat]
+        self.undo.append((undo_pvar, seat, name, row[name]))
+        row[name] = value
+
     # ── effects ──
     def move_piece(self, piece: int, key: str) -> None:
         state = self.state
@@ -97,11 +135,15 @@ class Ctx:
             return
         if key not in state.zones:
             self.open_zone(key)
-        zone = state.writable(old)
-        zone.remove(piece)
-        state.writable(key).append(piece)
+        owned = state._owned   # State.writable, inlined: the hottest effect of most games
+        zone = state.zones[old] if old in owned else state.writable(old)
+        i = zone.index(piece)
+        del zone[i]
+        (state.zones[key] if key in owned else state.writable(key)).append(piece)
         state.where[piece] = key
+        self.undo.append((undo_move, piece, old, i, key))
         if state.revealed and piece in state.revealed:
+            self.undo.append((undo_revealed, dict(state.revealed)))
             del state.revealed[piece]  # a revealed piece that moves is hidden again
         model = self.model
         if model.leave_triggers:
@@ -124,6 +166,7 @@ class Ctx:
         state.pieces.append(record)
         state.where.append(key)
         state.writable(key).append(piece)
+        self.undo.append((undo_create, key))
         return piece
 
     # ── effects as native procedures call them ──
@@ -159,8 +202,10 @@ class Ctx:
     def set_field(self, piece, field: str, value, add: bool) -> None:
         if type(piece) is not int:
             raise EvalError(f"'.{field}' can only be set on a piece")
-        record = dict(self.state.pieces[piece])
+        old = self.state.pieces[piece]
+        record = dict(old)
         record[field] = self.fit(record[field] + value if add else value)
+        self.undo.append((undo_piece, piece, old))
         self.state.pieces[piece] = record
 
     # ── open grids: a cell comes into use when it is first written ──
@@ -179,15 +224,20 @@ class Ctx:
         state = self.state
         row, col = coordinates(cell)
         reached(self.model.boards[board], self, row, col)
+        undo = self.undo
         state.use_cell(board, cell)
+        undo.append((undo_cell, board))
         families, tables = self.model.grids[board]
         for family in families:
             key = f"{family}#{cell}"
             state.zones[key] = []
             state._owned.add(key)
+            undo.append((undo_new_zone, key))
         start = state.grids[board]["start"]
         for name in tables:
-            state.writable_table(name)[cell] = start[name]
+            table = state.writable_table(name)
+            undo.append((undo_table, name, cell, table.get(cell, _ABSENT)))
+            table[cell] = start[name]
         self.added += (1 + len(cell)) * (1 + 2 * len(families) + 2 * len(tables))
 
     def set_table(self, name: str, index, value, add: bool) -> None:
@@ -199,7 +249,9 @@ class Ctx:
         if table is None or index not in table:
             raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members")
         table = self.state.writable_table(name)
-        table[index] = self.fit(table[index] + value if add else value)
+        new = self.fit(table[index] + value if add else value)
+        self.undo.append((undo_table, name, index, table[index]))
+        table[index] = new
 
     # ── the seeded generator, as `random one of` / `random N of` draw from it ──
     def random_one(self, items):
@@ -222,7 +274,9 @@ class Ctx:
         return any(exists(self, self.model.actions[name], player) for name in actions)
 
     def reveal(self, what) -> None:
-        self.state.revealed.update(dict.fromkeys([what] if type(what) is int else what))
+        revealed = self.state.revealed
+        self.undo.append((undo_revealed, dict(revealed)))
+        revealed.update(dict.fromkeys([what] if type(what) is int else what))
 
     def score(self, name: str, args: tuple) -> None:
         scoring = self.model.scorings[name]
@@ -236,11 +290,11 @@ class Ctx:
         """`new turn`: every variable declared `, each turn` goes back to its first value."""
         model, state = self.model, self.state
         for name in model.each_turn_globals:
-            state.vars[name] = self.fit(model.globals[name](self, {}))
+            self.set_var(name, self.fit(model.globals[name](self, {})))
         for name in model.each_turn_player_vars:
             init = model.player_vars[name]
             for p in range(self.n):
-                state.pvars[p][name] = self.fit(init(self, {"player": p}))
+                self.set_pvar(p, name, self.fit(init(self, {"player": p})))
 
     def ranking(self) -> list:
         """The last scoring's ranking as `score … as R` binds it: the ranked players, best first,
@@ -327,6 +381,7 @@ class Ctx:
         if key not in self.state.zones:   # an open grid's cell not in use: nothing to shuffle
             return
         zone = self.state.writable(key)
+        self.undo.append((undo_order, key, zone[:]))
         self.state.rng = rng.shuffle(self.state.rng, zone)
 
     def _fire(self, piece: int, key: str, triggers: dict) -> None:
@@ -386,9 +441,15 @@ def run_stack(ctx: Ctx, stack: list) -> str:
     ctx.stack = stack
     steps, limit = ctx.steps, ctx.max_steps
     frame, pc = None, 0
+    old = ctx.frames   # during a move: the frames it found, copied before their first change
+    top = None
     try:
         while stack:
             frame = stack[-1]
+            if frame is not top:   # a frame comes on top (first, or after a return)
+                if old and id(frame) in old:
+                    frame = stack[-1] = [frame[0], frame[1], dict(frame[2])]
+                top = frame
             ops = codes[frame[0]].ops
             pc = frame[1]
             if pc >= len(ops):
@@ -470,22 +531,27 @@ def advance(ctx: Ctx) -> None:
     while True:
         threads = flow["threads"]
         if threads is not None:
+            done = False   # a thread ran to its end
             for thread in threads:
-                if thread["stack"] and not waiting(thread["stack"]):
-                    signal = run_stack(ctx, thread["stack"])
+                stack = thread["stack"]
+                if stack and "$asked" not in stack[-1][2]:   # not waiting: run it on
+                    signal = run_stack(ctx, stack)
                     if signal == END:
                         _end(flow)
                         return
                     if signal == SPAWN:
-                        frame = thread["stack"][-1]
+                        frame = stack[-1]
                         span = ctx.model.codes[frame[0]].spans[frame[1] - 1]
                         raise RuntimeFault("a simultaneous step cannot start inside another", span)
-            threads[:] = [t for t in threads if t["stack"]]
+                if not stack:
+                    done = True
+            if done:
+                threads[:] = [t for t in threads if t["stack"]]
             if threads:
                 return
             flow["threads"] = None
         main = flow["main"]
-        if not main or waiting(main):
+        if not main or "$asked" in main[-1][2]:
             return
         signal = run_stack(ctx, main)
         if signal == ASK:
@@ -500,6 +566,27 @@ def advance(ctx: Ctx) -> None:
 def _end(flow: dict) -> None:
     flow["main"] = []
     flow["threads"] = None
+
+
+def waiting_seats(flow: dict) -> dict:
+    """Who is asked now, and the stack that waits for them: {seat: stack}, in the order
+    waiting_stack looks them up (one scan of the flow, which Game keeps until it changes)."""
+    out: dict = {}
+    threads = flow["threads"]
+    if threads is not None:
+        for t in threads:
+            stack = t["stack"]
+            if stack:
+                env = stack[-1][2]
+                if "$asked" in env and env["$asked"] not in out:
+                    out[env["$asked"]] = stack
+        return out
+    main = flow["main"]
+    if main:
+        env = main[-1][2]
+        if "$asked" in env:
+            out[env["$asked"]] = main
+    return out
 
 
 def to_move(state: State) -> list[int]:

@@ -3,6 +3,10 @@
 Zones are copied on write: a copy shares every zone list with its original
 until one of them changes it, so copying a state costs a few dict copies.
 Piece records are treated as immutable and replaced, never edited.
+
+A move changes the state in place and writes an undo journal as it goes (see
+Journal): a refused or failed move is rolled back from it, and the state
+before the last move is rebuilt from it when an invariant reads `previous(…)`.
 """
 from __future__ import annotations
 
@@ -135,6 +139,115 @@ class State:
         s.once = tuple(data.get("once", ()))
         s.grids = {board: {"cells": list(g["cells"]), "start": {k: _thaw(v) for k, v in g["start"].items()}}
                    for board, g in data.get("grids", {}).items()}
+        return s
+
+
+# ── the undo journal of a move ──
+#
+# Every write a move makes to its state first records how to undo it, as a tuple
+# (undo function, arguments…): the function takes the state to undo on, then the
+# arguments. Entries name what they undo by path (a zone's key, a variable's name,
+# a piece's id), never by object, so the journal of the last move can be undone on
+# a copy of the state as well as on the state itself. The values recorded are never
+# changed after (a journal may be shared by copies of a game).
+
+_ABSENT = object()   # an entry of a table that did not exist before the write
+
+
+def undo_var(s: State, name: str, old) -> None:
+    s.vars[name] = old
+
+
+def undo_pvar(s: State, seat: int, name: str, old) -> None:
+    s.pvars[seat][name] = old
+
+
+def undo_table(s: State, name: str, index, old) -> None:
+    table = s.writable_table(name)
+    if old is _ABSENT:
+        del table[index]
+    else:
+        table[index] = old
+
+
+def undo_move(s: State, piece: int, old: str, i: int, key: str) -> None:
+    """A piece moved from zone `old` (where it was `i`-th) to the end of zone `key`."""
+    s.writable(key).pop()
+    s.writable(old).insert(i, piece)
+    s.where[piece] = old
+
+
+def undo_create(s: State, key: str) -> None:
+    """A piece created at the end of zone `key` (the last piece of the game)."""
+    s.writable(key).pop()
+    s.pieces.pop()
+    s.where.pop()
+
+
+def undo_order(s: State, key: str, old: list) -> None:
+    s.zones[key] = old[:]
+    s._owned.add(key)
+
+
+def undo_new_zone(s: State, key: str) -> None:
+    del s.zones[key]
+    s._owned.discard(key)
+
+
+def undo_piece(s: State, piece: int, old: dict) -> None:
+    s.pieces[piece] = old
+
+
+def undo_revealed(s: State, old: dict) -> None:
+    s.revealed = dict(old)
+
+
+def undo_cell(s: State, board: str) -> None:
+    if board not in s._owned_grids:
+        record = s.grids[board]
+        s.grids[board] = {"cells": record["cells"][:], "start": record["start"]}
+        s._owned_grids.add(board)
+    s.grids[board]["cells"].pop()
+
+
+class Journal:
+    """How to undo one move: the scalars and the flow's shape as they were before it, and the
+    undo entries of its writes, in order. The flow's frames are copied on write by the VM
+    (run_stack), so the frames the shape holds are never changed after."""
+
+    __slots__ = ("rng", "once", "moves", "main", "threads", "entries", "frames")
+
+    def __init__(self, state: State):
+        self.rng = state.rng
+        self.once = state.once
+        self.moves = state.moves
+        flow = state.flow
+        self.main = main = flow["main"][:]
+        threads = flow["threads"]
+        self.threads = None if threads is None else [(t["player"], t["stack"][:]) for t in threads]
+        self.entries: list = []
+        # The ids of the frames the flow holds now: the VM copies one before its first write.
+        frames = set(map(id, main))
+        if threads is not None:
+            for t in threads:
+                frames.update(map(id, t["stack"]))
+        self.frames = frames
+
+    def undo(self, s: State) -> None:
+        """Undo the move on `s` (the state it was written on, or a copy of it)."""
+        for entry in reversed(self.entries):
+            entry[0](s, *entry[1:])
+        s.rng, s.once, s.moves = self.rng, self.once, self.moves
+        flow = s.flow
+        flow["main"] = self.main[:]
+        flow["threads"] = None if self.threads is None else [
+            {"player": p, "stack": stack[:]} for p, stack in self.threads]
+
+    def before(self, now: State) -> State:
+        """A new state: `now` (the state right after the move) as it was before it."""
+        s = now.copy()
+        self.undo(s)
+        s.flow = copy_flow(s.flow)   # the journal's frames stay its own
         return s
 
 
