@@ -17,14 +17,14 @@ import sys
 import regnum
 from regnum.agents import play_random_game
 
-# engine function -> the stage it stands for
+# engine module:function -> the stage it stands for
 STAGES = {
-    "_candidates": "listing legal moves",
-    "_apply": "applying a move (all of it)",
-    "run_stack": "running the rules (flow and action bodies)",
-    "advance": "flow bookkeeping (who moves next)",
-    "copy": "copying the state before a move",
-    "move_piece": "moving pieces",
+    "game.py:_candidates": "listing legal moves",
+    "game.py:_apply": "applying a move (all of it)",
+    "runtime.py:run_stack": "running the rules (flow and action bodies)",
+    "runtime.py:advance": "flow bookkeeping (who moves next)",
+    "state.py:__init__": "starting a move's undo journal",
+    "runtime.py:move_piece": "moving pieces",
 }
 GAMES = {"kings_road": 60, "permanent_nobles": 60, "kingdom_builder": 3, "kings_kilt": 40, "kings_gate": 6}
 
@@ -39,8 +39,10 @@ def profile(name: str, games: int) -> tuple[float, dict[str, float]]:
     stats = pstats.Stats(profiler)
     shares: dict[str, float] = {}
     for (file, _, function), (_, _, _, cumulative, _) in stats.stats.items():
-        if function in STAGES and "/engine/" in file.replace("\\", "/"):
-            stage = STAGES[function]
+        path = file.replace("\\", "/")
+        key = f"{path.rpartition('/')[2]}:{function}"
+        if key in STAGES and "/engine/" in path:
+            stage = STAGES[key]
             shares[stage] = shares.get(stage, 0.0) + cumulative
     return stats.total_tt, {stage: shares.get(stage, 0.0) / stats.total_tt for stage in STAGES.values()}
 
