@@ -34,8 +34,9 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
          address: str | None = None, options: dict | None = None, failures_dir: Path | None = None,
          shrink_seconds: float = 60.0, settings: Settings | None = None, progress=None,
          limits=None, rules_path: tuple = (), corpus: list[Log] = ()) -> FuzzReport:
-    """Fuzz `rules` (loaded from `path`, which the workers load again) and report. `corpus`:
-    saved games (full logs of this ruleset) that every fourth game replays and goes on from."""
+    """Fuzz `rules` (loaded from `path`, which spawned workers and Ray actors load again; forked
+    workers inherit `rules`) and report. `corpus`: saved games (full logs of this ruleset) that
+    every fourth game replays and goes on from."""
     counts = players or list(range(rules.min_players, rules.max_players + 1))
     settings = settings or Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
     deadline = None if seconds is None else time.time() + seconds
