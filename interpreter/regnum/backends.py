@@ -4,8 +4,17 @@ One job, one function: :func:`run_all` calls ``setup(*setup_args)`` once in each
 build a context (a loaded ruleset, say), then ``work(context, item)`` for every item, and
 returns the results in item order, whatever the backend and the number of workers. So the
 same items give the same results on one core, on every core of this machine
-(``backend="local"``: a ``multiprocessing`` spawn pool) or on a Ray cluster
+(``backend="local"``: a ``multiprocessing`` pool) or on a Ray cluster
 (``backend="ray"``: one actor per worker, each holding its context).
+
+How the local pool starts: on Linux, when this process runs no other thread, its workers are
+forked from it and inherit the context built here once (``context=``, or ``setup`` called in
+this process), so a loaded ruleset is neither read nor parsed again; elsewhere, or beside
+other threads (forking a process that runs threads may copy a lock some thread holds), they
+are spawned and each calls ``setup``. Items go out in chunks that shrink towards the end
+(:func:`plan`), the costliest first when the caller can tell (``cost=``), and are taken by
+whichever worker is free, so that the workers finish together; the results still come back in
+item order.
 
 ``setup`` and ``work`` must be module-level functions (they travel by reference) and
 ``work`` must return plain picklable data: an exception raised in a worker may not survive
@@ -14,14 +23,19 @@ Ray is an optional extra (``pip install 'regnum[ray]'``); it is imported only wh
 """
 from __future__ import annotations
 
+import gc
 import logging
+import math
 import multiprocessing
 import os
 import socket
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BACKENDS", "BackendError", "BackendUnavailable", "default_workers", "run_all"]
+__all__ = ["BACKENDS", "BackendError", "BackendUnavailable", "default_workers", "plan", "run_all",
+           "start_method"]
 
 BACKENDS = ("local", "ray")
 
@@ -45,18 +59,26 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_NOT_BUILT = object()
+
+
 def run_all(setup: Callable[..., Any], setup_args: tuple, work: Callable[[Any, Any], Any], items: list, *,
             workers: int | None = None, backend: str = "local", address: str | None = None,
-            progress: Progress | None = None) -> list:
+            progress: Progress | None = None, context: Any = _NOT_BUILT,
+            cost: Callable[[Any], float] | None = None) -> list:
     """``[work(context, item) for item in items]`` with ``context = setup(*setup_args)`` built
     once per worker process.
 
     ``workers`` None means every core (of this machine, or of the Ray cluster); with one
     worker the local backend runs everything in this process. ``address`` names an existing
     Ray cluster (else a local Ray instance is started, and shut down at the end).
-    ``progress(done, total)`` is called as results come in. Raises :class:`BackendError`
-    when a setup or a work item raises, :class:`BackendUnavailable` when the backend cannot
-    run.
+    ``progress(done, total)`` is called as results come in. ``context``, when given, is the
+    context ``setup(*setup_args)`` would build, built already in this process: the serial run
+    and forked workers use it, spawned workers and Ray actors still call ``setup``.
+    ``cost(item)``, when given, guesses what an item costs: the costliest go out first, so
+    that no worker is left with a long item at the end (only the order of the work changes,
+    never the results). Raises :class:`BackendError` when a setup or a work item raises,
+    :class:`BackendUnavailable` when the backend cannot run.
     """
     items = list(items)
     if backend == "local":
@@ -64,16 +86,39 @@ def run_all(setup: Callable[..., Any], setup_args: tuple, work: Callable[[Any, A
             return []
         workers = default_workers() if workers is None else max(1, workers)
         if workers == 1 or len(items) <= 1:
-            return _run_serial(setup, setup_args, work, items, progress)
-        return _run_pool(setup, setup_args, work, items, workers, progress)
+            return _run_serial(setup, setup_args, work, items, progress, context)
+        return _run_pool(setup, setup_args, work, items, workers, progress, context, cost)
     if backend == "ray":
-        return _run_ray(setup, setup_args, work, items, workers, address, progress)
+        return _run_ray(setup, setup_args, work, items, workers, address, progress, cost)
     raise BackendUnavailable(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
 
 
-def _chunk_size(items: int, workers: int) -> int:
-    """Items per dispatch: about eight dispatches per worker, at most 16 items each."""
-    return max(1, min(16, items // (workers * 8)))
+#: A chunk is at most this many items, and about 1/(CHUNK_SHARE × workers) of the items left.
+MAX_CHUNK = 16
+CHUNK_SHARE = 8
+
+
+def plan(costs: list[float] | int, workers: int) -> list[list[int]]:
+    """The chunks of item indexes in the order they go out: the items by decreasing cost
+    (ties, and every item when ``costs`` is only their number, in item order), cut into
+    chunks that shrink as the items left run out — each about 1/(CHUNK_SHARE × workers) of
+    what is left, at most MAX_CHUNK, at least one item — so that the last chunks are single
+    items and the workers, each taking the next chunk when it is free, finish together."""
+    if isinstance(costs, int):
+        order = list(range(costs))
+    else:
+        order = sorted(range(len(costs)), key=lambda index: -costs[index])
+    chunks, start = [], 0
+    while start < len(order):
+        size = max(1, min(MAX_CHUNK, math.ceil((len(order) - start) / (CHUNK_SHARE * max(1, workers)))))
+        chunks.append(order[start:start + size])
+        start += size
+    return chunks
+
+
+def _chunks(items: list, workers: int, cost) -> list[list[tuple[int, Any]]]:
+    costs = len(items) if cost is None else [cost(item) for item in items]
+    return [[(index, items[index]) for index in chunk] for chunk in plan(costs, workers)]
 
 
 def _message(err: BaseException) -> str:
@@ -84,11 +129,19 @@ def _setup_failed(err: BaseException) -> str:
     return f"worker setup failed: {_message(err)}"
 
 
-def _run_serial(setup, setup_args, work, items, progress) -> list:
+def _built(setup, setup_args, context):
+    """The context: the one given, else ``setup(*setup_args)``; a setup that raises is a
+    BackendError."""
+    if context is not _NOT_BUILT:
+        return context
     try:
-        context = setup(*setup_args)
+        return setup(*setup_args)
     except Exception as err:
         raise BackendError(_setup_failed(err)) from err
+
+
+def _run_serial(setup, setup_args, work, items, progress, context=_NOT_BUILT) -> list:
+    context = _built(setup, setup_args, context)
     results = []
     for done, item in enumerate(items, 1):
         try:
@@ -100,9 +153,18 @@ def _run_serial(setup, setup_args, work, items, progress) -> list:
     return results
 
 
-# --- local: a spawn pool -------------------------------------------------------------------
+# --- local: a pool of forked (or spawned) processes ------------------------------------------
 
 _worker: dict = {}
+
+
+def start_method() -> str:
+    """How the local pool starts its workers now: ``fork`` on Linux when this process runs no
+    other thread (the workers inherit the context built here), else ``spawn``."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1 \
+            and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
 
 
 def _pool_init(setup, setup_args: tuple, work) -> None:
@@ -113,31 +175,56 @@ def _pool_init(setup, setup_args: tuple, work) -> None:
         _worker.update(error=_setup_failed(err))
 
 
-def _pool_work(indexed: tuple[int, Any]) -> tuple[int, Any, str | None]:
-    index, item = indexed
+def _pool_work(chunk: list[tuple[int, Any]]) -> list[tuple[int, Any, str | None]]:
+    """One chunk of (index, item): (index, result, None) for each, or, for the first item that
+    raises, (index, None, its message) and nothing after it."""
     if _worker.get("error"):
-        return index, None, _worker["error"]
-    try:
-        return index, _worker["work"](_worker["context"], item), None
-    except Exception as err:
-        return index, None, _message(err)
+        return [(chunk[0][0], None, _worker["error"])]
+    out = []
+    for index, item in chunk:
+        try:
+            out.append((index, _worker["work"](_worker["context"], item), None))
+        except Exception as err:
+            out.append((index, None, _message(err)))
+            break
+    return out
 
 
-def _run_pool(setup, setup_args, work, items, workers, progress) -> list:
-    workers = min(workers, len(items))
-    context = multiprocessing.get_context("spawn")
+def _run_pool(setup, setup_args, work, items, workers, progress, context=_NOT_BUILT, cost=None) -> list:
+    chunks = _chunks(items, workers, cost)
+    workers = min(workers, len(chunks))
+    method = start_method()
+    if method == "fork":
+        # Built once, here; the forked workers inherit it (and this process's loaded modules).
+        _worker.update(context=_built(setup, setup_args, context), work=work, error=None)
+        initializer, initargs = None, ()
+        for stream in (sys.stdout, sys.stderr):   # a forked worker would write their buffers again
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        gc.freeze()   # the inherited objects stay out of the workers' collections (and unwritten)
+    else:
+        initializer, initargs = _pool_init, (setup, setup_args, work)
     results: dict[int, Any] = {}
-    with context.Pool(workers, initializer=_pool_init, initargs=(setup, setup_args, work)) as pool:
-        indexed = pool.imap_unordered(_pool_work, enumerate(items), chunksize=_chunk_size(len(items), workers))
-        for index, result, error in indexed:
-            if error is not None:
-                pool.terminate()
-                raise BackendError(error)
-            results[index] = result
-            if progress:
-                progress(len(results), len(items))
-        pool.close()   # every result is in: let the workers exit, and reap them, before returning
-        pool.join()
+    try:
+        with multiprocessing.get_context(method).Pool(workers, initializer=initializer, initargs=initargs) as pool:
+            if method == "fork":
+                gc.unfreeze()
+            for chunk in pool.imap_unordered(_pool_work, chunks):
+                for index, result, error in chunk:
+                    if error is not None:
+                        pool.terminate()
+                        raise BackendError(error)
+                    results[index] = result
+                if progress:
+                    progress(len(results), len(items))
+            pool.close()   # every result is in: let the workers exit, and reap them, before returning
+            pool.join()
+    finally:
+        if method == "fork":
+            gc.unfreeze()
+            _worker.clear()
     return [results[index] for index in range(len(items))]
 
 
@@ -215,7 +302,7 @@ def _reachable(address: str) -> None:
                                  f"for a local instance)") from None
 
 
-def _run_ray(setup, setup_args, work, items, workers, address, progress) -> list:
+def _run_ray(setup, setup_args, work, items, workers, address, progress, cost=None) -> list:
     ray = _import_ray()
     if not items:
         return []
@@ -224,18 +311,17 @@ def _run_ray(setup, setup_args, work, items, workers, address, progress) -> list
         # An actor takes one CPU: more actors than the cluster's CPUs would wait forever.
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         workers = cpus if workers is None else max(1, min(workers, cpus))
-        return _dispatch(ray, setup, setup_args, work, items, workers, progress)
+        return _dispatch(ray, setup, setup_args, work, items, workers, progress, cost)
     finally:
         if started:
             ray.shutdown()
 
 
-def _dispatch(ray, setup, setup_args, work, items, workers, progress) -> list:
-    """Chunks of items over the actors, two in flight per actor so none waits for the driver;
-    results gathered by index."""
-    size = _chunk_size(len(items), workers)
-    chunks = [list(enumerate(items))[start:start + size] for start in range(0, len(items), size)]
-    chunks.reverse()  # popped from the end: dispatched in item order
+def _dispatch(ray, setup, setup_args, work, items, workers, progress, cost=None) -> list:
+    """Chunks of items (:func:`plan`) over the actors, two in flight per actor so none waits
+    for the driver; results gathered by index."""
+    chunks = _chunks(items, workers, cost)
+    chunks.reverse()  # popped from the end: dispatched in the plan's order
     actor_class = ray.remote(num_cpus=1)(_Holder)
     actors = [actor_class.remote(setup, setup_args, work) for _ in range(min(workers, len(chunks)))]
     pending: dict = {}

@@ -2,9 +2,10 @@
 
 Game ``i`` of a simulation seeded ``S`` uses seed ``S + i`` for the game and its bots, so any
 single game can be replayed on its own. With several jobs the games are spread over worker
-processes by :mod:`regnum.backends` (a local ``spawn`` pool, or Ray actors with
-``backend="ray"``; each worker re-loads the ruleset by path); results are always returned in
-seed order, so the outcome depends neither on the number of jobs nor on the backend.
+processes by :mod:`regnum.backends` (a local pool, whose workers forked on Linux inherit the
+ruleset loaded here and spawned ones load it again by path, or Ray actors with
+``backend="ray"``, which load it by path); results are always returned in seed order, so the
+outcome depends neither on the number of jobs nor on the backend.
 """
 from __future__ import annotations
 
@@ -172,7 +173,8 @@ def simulate(
     start = time.perf_counter()
     if backend != "local" or (jobs > 1 and games >= jobs * 2):
         played = _play_parallel(_worker_path(file, backend), players, seeds, jobs, max_moves, progress, options,
-                                getattr(rules, "limits", None), search, check_invariants, backend, address)
+                                getattr(rules, "limits", None), search, check_invariants, backend, address,
+                                rules=rules)
     else:
         played = _play_serial(rules, players, seeds, max_moves, progress, options, check_invariants)
     elapsed = time.perf_counter() - start
@@ -274,11 +276,15 @@ def _worker_path(file: Path, backend: str) -> str:
 
 def _play_parallel(path, players, seeds, jobs, max_moves, progress, options=None, limits=None,
                    rules_path=(), check_invariants=False, backend="local",
-                   address=None) -> list[tuple[GameResult, str | None]]:
+                   address=None, rules=None) -> list[tuple[GameResult, str | None]]:
+    """The games on workers; `rules`, the ruleset of `path` loaded here, is what forked local
+    workers inherit instead of loading it again."""
     setup_args = (path, players, max_moves, options, limits, rules_path, check_invariants)
+    built = {} if rules is None else {"context": dict(rules=rules, players=players, max_moves=max_moves,
+                                                      options=options, check_invariants=check_invariants)}
     try:
         played = backends.run_all(_worker_setup, setup_args, _worker_play, seeds, workers=jobs,
-                                  backend=backend, address=address, progress=progress)
+                                  backend=backend, address=address, progress=progress, **built)
     except backends.BackendUnavailable:
         raise
     except backends.BackendError as err:

@@ -12,7 +12,8 @@ from rich.text import Text
 from ..fuzz import FuzzReport, corpus_errors, corpus_files, corpus_folder, fuzz
 from ..simulate import ruleset_label
 from ..terminal import safe
-from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
+from .simulate_cmd import late_progress_bar
+from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
 
 
 def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
@@ -151,7 +152,7 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
     counts = _player_counts(rules, players)
     logs = _corpus(corpus, path, rules, not no_corpus)
     show_progress = not as_json and make_console(stderr=True).is_terminal
-    with progress_bar(safe(f"fuzzing {ruleset_label(rules, path)}"), games, enabled=show_progress) as update:
+    with late_progress_bar(safe(f"fuzzing {ruleset_label(rules, path)}"), games, enabled=show_progress) as update:
         report = fuzz(path, rules, games=games, seed=seed, players=counts, seconds=seconds, workers=workers,
                       backend=backend, address=address, options=option_values(options),
                       failures_dir=failures_dir, shrink_seconds=shrink_time, progress=update,

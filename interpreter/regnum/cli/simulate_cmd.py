@@ -5,8 +5,10 @@ the games, spread over worker processes, is ``regnum.simulate``'s job.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -17,6 +19,26 @@ from ..simulate import SimulationResult, ruleset_label, simulate
 from ..terminal import safe
 from ..limits import Limits
 from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
+
+
+@contextlib.contextmanager
+def late_progress_bar(label: str, total: int, enabled: bool) -> Iterator:
+    """The progress bar of common.progress_bar, shown from the first result on: its drawing
+    thread starts only then, after the local backend has forked its workers (it forks only a
+    process that runs no other thread, and spawns them, slower, beside one)."""
+    if not enabled:
+        yield None
+        return
+    with contextlib.ExitStack() as stack:
+        update = None
+
+        def late(done: int, all_: int) -> None:
+            nonlocal update
+            if update is None:
+                update = stack.enter_context(progress_bar(label, total, enabled=True))
+            update(done, all_)
+
+        yield late
 
 
 def _simulation_table(result: SimulationResult, seed: int, ruleset: str) -> None:
@@ -112,7 +134,7 @@ def simulate_command(ruleset, players, games, seed, workers, backend, address, m
     options = option_values(options)
     players = player_count(rules, path, players)
     show_progress = make_console(stderr=True).is_terminal
-    with progress_bar(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
+    with late_progress_bar(safe(ruleset_label(rules, path)), games, enabled=show_progress) as update:
         result = simulate(path, players, games, seed, jobs=workers, max_moves=max_moves, progress=update, rules=rules,
                           options=options, check_invariants=check_invariants, failures_dir=failures_dir,
                           backend=backend, address=address)

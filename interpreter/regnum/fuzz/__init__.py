@@ -34,8 +34,9 @@ def fuzz(path, rules, *, games: int = 100, seed: int = 0, players: list[int] | N
          address: str | None = None, options: dict | None = None, failures_dir: Path | None = None,
          shrink_seconds: float = 60.0, settings: Settings | None = None, progress=None,
          limits=None, rules_path: tuple = (), corpus: list[Log] = ()) -> FuzzReport:
-    """Fuzz `rules` (loaded from `path`, which the workers load again) and report. `corpus`:
-    saved games (full logs of this ruleset) that every fourth game replays and goes on from."""
+    """Fuzz `rules` (loaded from `path`, which spawned workers and Ray actors load again; forked
+    workers inherit `rules`) and report. `corpus`: saved games (full logs of this ruleset) that
+    every fourth game replays and goes on from."""
     counts = players or list(range(rules.min_players, rules.max_players + 1))
     settings = settings or Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
     deadline = None if seconds is None else time.time() + seconds
@@ -120,19 +121,31 @@ def _work(context, item) -> dict | None:
     if deadline is not None and index > 0 and time.time() > deadline:
         return None   # the time budget is spent: this game is not played (the first always is)
     moves = scripts[script] if script is not None else ()
-    return asdict(_plain(fuzz_game(rules, players, game_seed, policy, settings, options, moves, pick_seed)))
+    return _sent(fuzz_game(rules, players, game_seed, policy, settings, options, moves, pick_seed))
 
 
-def _plain(outcome):
-    """An outcome as data a worker can send back (moves as dicts)."""
-    outcome.moves = [m.to_dict() for m in outcome.moves]
-    return outcome
+def _sent(outcome) -> dict:
+    """An outcome as the report needs it, as plain data a worker can send back: a failing
+    game with its moves (as dicts) and choices, which shrinking starts from; a game that did
+    not fail with only what the report counts (its hits, steps, players, seed and policy)."""
+    if outcome.failure is None:
+        outcome.moves, outcome.choices = [], []
+    else:
+        outcome.moves = [m.to_dict() for m in outcome.moves]
+    return asdict(outcome)
+
+
+def _cost(item) -> float:
+    """A guess of what a game costs, only to send the costliest out first: more seats, more
+    moves; an endgame game checks only the last part of its game."""
+    _, players, _, policy, _, _ = item
+    return players * (0.5 if policy == "endgame" else 1.0)
 
 
 def _run(path, rules, items, settings, options, deadline, workers, backend, address, progress,
          limits, rules_path, scripts=()) -> list:
+    context = (rules, settings, options, deadline, _scripted(scripts))
     if backend == "local" and (workers == 1 or len(items) <= 1):
-        context = (rules, settings, options, deadline, _scripted(scripts))
         out = []
         for done, item in enumerate(items, 1):
             out.append(_work(context, item))
@@ -140,8 +153,10 @@ def _run(path, rules, items, settings, options, deadline, workers, backend, addr
                 progress(done, len(items))
         return out
     from ..backends import run_all
+    # Under a time budget the games go out in their order, so that the first ones are played.
     return run_all(_setup, (str(path), settings, options, deadline, limits, tuple(rules_path), scripts), _work, items,
-                   workers=workers, backend=backend, address=address, progress=progress)
+                   workers=workers, backend=backend, address=address, progress=progress, context=context,
+                   cost=_cost if deadline is None else None)
 
 
 # ── failures: shrunk, saved, reproduced ──────────────────────────────────────
