@@ -274,3 +274,21 @@ def test_distinct_choices_are_each_value_and_name_once_in_order_none_taken(value
             seen.add(labels[value])
             expected.append((value, labels[value]))
     assert decisions._distinct(values, labels, bound) == expected
+
+
+def test_calls_alike_inside_nested_comprehensions_are_not_shared(tmp_path):
+    # g(z) is written twice, but each z is the inner comprehension's own variable (the global
+    # z is another value): computing it once per choice would read the wrong z.
+    game = _game(tmp_path, """
+    var z: int = 100
+    def g(n) = n * 2
+    flow:
+        ask 0 to nest
+    action nest(a in [1, 2]):
+        require one: any(any(g(z) > a for z in [0, 1]) for y in [5])
+        require two: all(all(g(z) < 50 + a for z in [0, 1]) for y in [5])
+        pass
+    """)
+    outcome, steps, hits = both(game, "nest")
+    assert _moves(outcome) == [{"a": 1}]
+    assert hits == {"require:nest.one": 1}

@@ -42,7 +42,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..check.walk import free_names
-from .codegen import STATE_LOCALS
+from .. import ast
+from .codegen import STATE_LOCALS, _size
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -313,9 +314,9 @@ def _calls(node):
         for item in node:
             yield from _calls(item)
         return
-    if not hasattr(node, "__dataclass_fields__") or type(node).__name__ == "Template":
+    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
         return
-    if type(node).__name__ == "Call":
+    if isinstance(node, ast.Call):
         yield node
     for name in node.__dataclass_fields__:
         if name != "span":
@@ -343,20 +344,19 @@ def _repeated_calls(g, nodes: list) -> list[list]:
 def _calls_outside_comprehensions(node):
     """The calls of an expression whose arguments read no name bound by a comprehension
     around them (a call inside one is kept only if it reads none of its variables)."""
-    bound_free = {"ListComp", "Aggregate"}
     if isinstance(node, tuple):
         for item in node:
             yield from _calls_outside_comprehensions(item)
         return
-    if not hasattr(node, "__dataclass_fields__") or type(node).__name__ == "Template":
+    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
         return
-    if type(node).__name__ in bound_free:
-        variables = {node.var} | {m.var for m in node.more}
+    if isinstance(node, (ast.ListComp, ast.Aggregate)):
+        variables = _comprehension_variables(node)   # its own and those of any within it
         for call in _calls(node):
             if not {name for name, _, _ in free_names(call)} & variables:
                 yield call
         return
-    if type(node).__name__ == "Call":
+    if isinstance(node, ast.Call):
         yield node
     for name in node.__dataclass_fields__:
         if name != "span":
@@ -375,9 +375,18 @@ def _shape(node):
         if not isinstance(getattr(node, f), Span))
 
 
-def _size(node) -> int:
+def _comprehension_variables(node) -> set:
+    """Every name a comprehension in `node` binds (node itself included)."""
+    found = set()
     if isinstance(node, tuple):
-        return sum(_size(item) for item in node)
-    if not hasattr(node, "__dataclass_fields__"):
-        return 0
-    return 1 + sum(_size(getattr(node, f)) for f in node.__dataclass_fields__)
+        for item in node:
+            found |= _comprehension_variables(item)
+        return found
+    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
+        return found
+    if isinstance(node, (ast.ListComp, ast.Aggregate)):
+        found |= {node.var} | {m.var for m in node.more}
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            found |= _comprehension_variables(getattr(node, name))
+    return found
