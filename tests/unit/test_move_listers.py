@@ -292,3 +292,18 @@ def test_calls_alike_inside_nested_comprehensions_are_not_shared(tmp_path):
     outcome, steps, hits = both(game, "nest")
     assert _moves(outcome) == [{"a": 1}]
     assert hits == {"require:nest.one": 1}
+
+
+def test_exists_stops_at_the_first_move_without_checking_the_choices_after_it(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to go
+    action go(n in [1, 2, 3]):
+        require some: sum(x for x in range(n * 10)) >= 0
+        pass
+    """)
+    outcome, steps, hits = both(game, "go", stop=True)
+    assert outcome == ("found",)
+    # n's three choices, then range(10) built and gone through for n = 1 only (the generic
+    # walk checks the whole batch: 3 + 20 + 40 + 60).
+    assert steps == 3 + 20

@@ -17,7 +17,9 @@ happens. So it keeps the walk's order of work:
   sooner: the loops above may offer no choice, and then the walk never computes it); any
   other once per combination of the values it reads, kept in a table keyed by them as the
   walk's cache is (values that cannot be keys: computed each time, as the walk does);
-- every choice of a parameter is charged one step before its requires are checked;
+- every choice of a parameter is charged one step before its requires are checked (asked
+  only whether a move exists, a lister stops at the first move of the last parameter's
+  batch: its choices are charged, the requires of the choices after it are not checked);
 - the requires of a parameter are checked for all its choices before the first choice is
   extended (a require that faults on a later choice falls back before any deeper work);
 - a def call in a require that does not read the parameter is computed at its first use
@@ -247,6 +249,7 @@ class _Writer:
             args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
                              for j, (n, p) in enumerate(zip(self.names, self.params)))
             env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
+            self.emit(depth + 1, "if stop: raise _m_found")   # `exists`: the first move is enough
             self.emit(depth + 1, f"out.append(({{{args}}}, {{{env}}}))")
         else:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
