@@ -311,19 +311,26 @@ def _state_only_calls(g, node, seen: set):
         yield from _state_only_calls(g, decl.body, seen)
 
 
-def _calls(node):
-    """Every call in an expression, nested ones included."""
+def _nodes(node, into_comprehensions: bool = True):
+    """Every syntax node of an expression, itself first (a comprehension's inside only when
+    asked: its variables make the same text mean something else there)."""
     if isinstance(node, tuple):
         for item in node:
-            yield from _calls(item)
+            yield from _nodes(item, into_comprehensions)
         return
     if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
         return
-    if isinstance(node, ast.Call):
-        yield node
+    yield node
+    if not into_comprehensions and isinstance(node, (ast.ListComp, ast.Aggregate)):
+        return
     for name in node.__dataclass_fields__:
         if name != "span":
-            yield from _calls(getattr(node, name))
+            yield from _nodes(getattr(node, name), into_comprehensions)
+
+
+def _calls(node):
+    """Every call in an expression, nested ones included."""
+    return (n for n in _nodes(node) if isinstance(n, ast.Call))
 
 
 def _repeated_calls(g, nodes: list) -> list[list]:
@@ -347,23 +354,16 @@ def _repeated_calls(g, nodes: list) -> list[list]:
 def _calls_outside_comprehensions(node):
     """The calls of an expression whose arguments read no name bound by a comprehension
     around them (a call inside one is kept only if it reads none of its variables)."""
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _calls_outside_comprehensions(item)
-        return
-    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
-        return
-    if isinstance(node, (ast.ListComp, ast.Aggregate)):
-        variables = _comprehension_variables(node)   # its own and those of any within it
-        for call in _calls(node):
-            if not {name for name, _, _ in free_names(call)} & variables:
-                yield call
-        return
-    if isinstance(node, ast.Call):
-        yield node
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            yield from _calls_outside_comprehensions(getattr(node, name))
+    for n in _nodes(node, into_comprehensions=False):
+        if isinstance(n, ast.Call):
+            yield n
+        elif isinstance(n, (ast.ListComp, ast.Aggregate)):
+            # its own variables and those of any comprehension within it
+            variables = {v for inner in _nodes(n) if isinstance(inner, (ast.ListComp, ast.Aggregate))
+                         for v in [inner.var] + [m.var for m in inner.more]}
+            for call in _calls(n):
+                if not {name for name, _, _ in free_names(call)} & variables:
+                    yield call
 
 
 def _shape(node):
@@ -376,20 +376,3 @@ def _shape(node):
     return (type(node).__name__,) + tuple(
         _shape(getattr(node, f)) for f in node.__dataclass_fields__
         if not isinstance(getattr(node, f), Span))
-
-
-def _comprehension_variables(node) -> set:
-    """Every name a comprehension in `node` binds (node itself included)."""
-    found = set()
-    if isinstance(node, tuple):
-        for item in node:
-            found |= _comprehension_variables(item)
-        return found
-    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
-        return found
-    if isinstance(node, (ast.ListComp, ast.Aggregate)):
-        found |= {node.var} | {m.var for m in node.more}
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            found |= _comprehension_variables(getattr(node, name))
-    return found
