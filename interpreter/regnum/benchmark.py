@@ -47,6 +47,7 @@ from pydantic import BaseModel
 
 from . import resources
 from .agents import play_random_game
+from .diskcache import CACHE_ENV
 
 __all__ = [
     "BenchResult",
@@ -267,17 +268,18 @@ def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000
 # --- load, copy, memory -------------------------------------------------------------------
 
 
-def _child_env() -> dict:
+def _child_env(extra: dict | None = None) -> dict:
     """The environment of a measuring subprocess: it imports this very regnum."""
     env = dict(os.environ)
+    env.update(extra or {})
     here = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
 
 
-def _child(code: str, *args: str, timeout: float | None = None) -> dict:
+def _child(code: str, *args: str, timeout: float | None = None, env: dict | None = None) -> dict:
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          env=_child_env(), timeout=timeout, check=False)
+                          env=_child_env(env), timeout=timeout, check=False)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"measuring subprocess failed: {tail}")
@@ -297,10 +299,21 @@ print(json.dumps({"import_ms": (t1 - t0) * 1e3, "load_ms": (t2 - t1) * 1e3}))
 
 def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs: int = 3,
                clock: Clock = time.process_time) -> dict:
-    """Load+check+compile times of a ruleset, in CPU milliseconds (medians)."""
+    """Load+check+compile times of a ruleset, in CPU milliseconds (medians): cold in fresh
+    processes, without the disk cache (`cold_ms`) and with it filled (`cold_cached_ms`: the
+    parser's tables read back, see diskcache.py); warm in this process."""
+    import tempfile
+
     import regnum
 
-    cold = [_child(_COLD, str(path), json.dumps([str(p) for p in rules_path])) for _ in range(max(0, cold_runs))]
+    args = (str(path), json.dumps([str(p) for p in rules_path]))
+    runs = max(0, cold_runs)
+    cold = [_child(_COLD, *args, env={CACHE_ENV: "off"}) for _ in range(runs)]
+    cached = []
+    if runs:
+        with tempfile.TemporaryDirectory(prefix="regnum-bench-cache-") as folder:
+            _child(_COLD, *args, env={CACHE_ENV: folder})   # fills it
+            cached = [_child(_COLD, *args, env={CACHE_ENV: folder}) for _ in range(runs)]
     regnum.load(str(path), rules_path=list(rules_path))   # this process's first load is not a warm one
     warm = []
     for _ in range(max(1, warm_runs)):
@@ -309,6 +322,7 @@ def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs
         warm.append((clock() - start) * 1e3)
     return {
         "cold_ms": statistics.median(c["load_ms"] for c in cold) if cold else None,
+        "cold_cached_ms": statistics.median(c["load_ms"] for c in cached) if cached else None,
         "warm_ms": statistics.median(warm),
         "import_ms": statistics.median(c["import_ms"] for c in cold) if cold else None,
         "cold_runs": len(cold),

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 import threading
+from pathlib import Path
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from . import resources
+from . import diskcache, resources
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .source import SourceRegistry, Span
@@ -96,8 +99,23 @@ def _join_continued_lines(stream, text: str, tab_len: int):
 @functools.cache
 def parser() -> Lark:
     grammar = (resources.data_dir("grammar") / "regnum.lark").read_text(encoding="utf-8")
-    return _hooked(Lark(grammar, parser="lalr", postlex=_Indentation(), propagate_positions=True,
-                        maybe_placeholders=True, start=["start", "expr"]))
+    return _hooked(build_parser(grammar, diskcache.cache_file("lark", lark.__version__, grammar)))
+
+
+def build_parser(grammar: str, cache: Path | None = None) -> Lark:
+    """The LALR parser of `grammar`; its tables read from `cache` when that file holds them
+    (Lark checks that they were built from this grammar with these options), else built and
+    written there."""
+    options = dict(parser="lalr", postlex=_Indentation(), propagate_positions=True,
+                   maybe_placeholders=True, start=["start", "expr"])
+    if cache is None:
+        return Lark(grammar, **options)
+    built = Lark(grammar, cache=str(cache), **options)
+    try:
+        os.chmod(cache, 0o600)   # written with the umask: only its owner may change it
+    except OSError:
+        pass
+    return built
 
 
 # What becomes of each declaration's tree as soon as the parser has it (the innermost parse's

@@ -62,17 +62,17 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
     console.print(table)
     if load or copy_us or memory:
         costs = Table(title="Load and copy", caption="load = regnum.load (parse, check, compile), CPU ms; cold = first "
-                      "load in a fresh process (median of subprocesses), warm = again in the same process (the "
+                      "load in a fresh process (median of subprocesses), without and with the disk cache of the parser's tables, warm = again in the same process (the "
                       "Lark parser and the file's syntax tree are kept: checking and compiling). copy = Game.copy() halfway through seed 0's game, CPU µs. "
                       "memory = peak RSS (ru_maxrss) of a subprocess simulating N games.", caption_justify="left")
         costs.add_column("ruleset", no_wrap=True)
-        for name in ("cold load ms", "warm load ms", "copy µs", "peak MB (games)"):
+        for name in ("cold load ms", "cold, disk cache ms", "warm load ms", "copy µs", "peak MB (games)"):
             costs.add_column(name, justify="right")
         for name in dict.fromkeys([*load, *copy_us]):
             times = load.get(name, {})
             mem = (memory or {}).get(name)
             peak = "—" if not mem else f"{mem['peak_mb']:.0f} ({mem['games']})"
-            costs.add_row(*(Text(safe(c)) for c in (name, _num(times.get("cold_ms"), 0), _num(times.get("warm_ms"), 0),
+            costs.add_row(*(Text(safe(c)) for c in (name, _num(times.get("cold_ms"), 0), _num(times.get("cold_cached_ms"), 0), _num(times.get("warm_ms"), 0),
                                                      _num(copy_us.get(name), 1), peak)))
         console.print(costs)
 
@@ -110,13 +110,13 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     Both sides play regnum's random policy, so they play the same games: per seed the move
     count and final scores are compared ("same"). The medians of the rounds are printed, with
     the ratio regnum games/s ÷ baseline games/s. Also printed: load+check+compile time, cold (a
-    fresh subprocess) and warm (same process), and the CPU cost of Game.copy(); with --memory N,
+    fresh subprocess, without and with the disk cache) and warm (same process), and the CPU cost of Game.copy(); with --memory N,
     the peak memory of an N-game simulation.
 
     With --json prints one object: {"results": [{"ruleset", "players", "games_per_second",
     "moves_per_second", "baseline_games_per_second", "ratio", "baseline_moves_per_second",
     "same_games", "rounds", "games", "cpu_seconds", ...}], "load": {ruleset: {"cold_ms",
-    "warm_ms", ...}}, "copy_us": {ruleset: µs}, "memory": {ruleset: {...}} or null, "machine":
+    "cold_cached_ms", "warm_ms", ...}}, "copy_us": {ruleset: µs}, "memory": {ruleset: {...}} or null, "machine":
     {...}, "settings": {...}}.
 
     Exits 1 when a ruleset fails to load or play, and when a baseline played different games
