@@ -110,12 +110,25 @@ def build_parser(grammar: str, cache: Path | None = None) -> Lark:
                    maybe_placeholders=True, start=["start", "expr"])
     if cache is None:
         return Lark(grammar, **options)
-    built = Lark(grammar, cache=str(cache), **options)
+    built = _CachedLark(grammar, cache=str(cache), **options)
     try:
         os.chmod(cache, 0o600)   # written with the umask: only its owner may change it
     except OSError:
         pass
     return built
+
+
+class _CachedLark(Lark):
+    """Lark's cache keeps the parser's tables, not the grammar they were built from: that is
+    read again when asked for (only tools that write sentences of the grammar ask)."""
+
+    def __getattr__(self, name: str):
+        if name != "grammar":
+            raise AttributeError(name)
+        from lark.load_grammar import load_grammar
+        self.grammar, _ = load_grammar(self.source_grammar, "<string>", self.options.import_paths,
+                                       self.options.keep_all_tokens)
+        return self.grammar
 
 
 # What becomes of each declaration's tree as soon as the parser has it (the innermost parse's

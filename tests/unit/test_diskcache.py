@@ -106,3 +106,15 @@ def test_a_command_fills_the_cache_then_reads_it(folder):
     assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
     assert first.returncode == 0 and first.stderr == ""
     assert sorted(folder.iterdir()) == files and files[0].read_bytes() == content
+
+
+def test_a_parser_read_from_the_cache_still_has_its_grammar(folder):
+    path = diskcache.cache_file("lark", "grammar", GRAMMAR)
+    parse.build_parser(GRAMMAR, path)
+    read = parse.build_parser(GRAMMAR, path)
+    fresh = parse.build_parser(GRAMMAR)
+    assert [t.name for t in read.grammar.compile(["start"], ())[0]] == \
+        [t.name for t in fresh.grammar.compile(["start"], ())[0]]
+    assert [(t.name, t.pattern.value) for t in read.terminals] == [(t.name, t.pattern.value) for t in fresh.terminals]
+    with pytest.raises(AttributeError):
+        read.no_such_attribute
