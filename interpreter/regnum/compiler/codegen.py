@@ -438,7 +438,8 @@ class CodeGen:
         if name not in scope and name not in binds:
             fam = x.zones.get(name)
             if fam is not None and fam.open:   # a cell not in use has an empty zone
-                return f"{self.state('zones')}.get({self.bind(fam.keys, 'z')}[{args[0]}], [])"
+                # The keys made so far: a cell met before is a plain lookup (model.MadeKeys).
+                return f"{self.state('zones')}.get({self.bind(fam.keys.made, 'z')}[{args[0]}], [])"
             if fam is not None:
                 keys = self.bind(fam.keys, "z")
                 return f"{self.state('zones')}[{keys}[{args[0]}]]"
