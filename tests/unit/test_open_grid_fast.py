@@ -11,6 +11,7 @@ import pytest
 
 import regnum
 from regnum import Move, RulesetError
+from regnum.boards import PARSED, coordinates
 from regnum.compiler import model as model_module
 
 RULES = """
@@ -51,6 +52,10 @@ def game(tmp_path):
     return load(tmp_path).new_game(2, seed=1)
 
 
+def _source_of(rules, action: str) -> str:
+    return rules.model.actions[action].lister.source
+
+
 # ── zone keys of an open grid ─────────────────────────────────────────────────
 
 def test_zone_keys_made_are_items_of_made_and_never_of_the_keys(tmp_path):
@@ -89,3 +94,35 @@ action bad():
         with pytest.raises(RulesetError, match=re.escape(f"spot({text!r}) is not a zone: {text!r} is not a cell (row,col)")):
             game.legal_moves(0)
     assert text not in rules.model.zones["spot"].keys.made
+
+
+# ── variables per cell ────────────────────────────────────────────────────────
+
+def test_a_variable_per_cell_reads_the_same_through_every_path(tmp_path):
+    rules = load(tmp_path, """
+action look(at in [cell(floor, 0, 0), cell(floor, 1, 1), cell(floor, 9, 9)]):
+    require tall: height(at) > 7
+""", more="look")
+    game = rules.new_game(2, seed=1)
+    game.play(Move(0, "raise", {"r": 0, "c": 0}))
+    # inline (a plain local) and through _cell_value (any other expression)
+    assert "in _cells" in _source_of(rules, "look")
+    assert game.evaluate("[height(c) for c in [cell(floor, 0, 0), cell(floor, 1, 1), cell(floor, 9, 9)]]") == [9, 7, 7]
+    assert game.evaluate("[height(cell(floor, r, r)) for r in [0, 1, 9]]") == [9, 7, 7]
+    assert [m.args for m in game.legal_moves(0) if m.action == "look"] == [{"at": "(0,0)"}]
+    assert game.state.grids["floor"]["cells"] == ["(0,0)"]   # read, not brought into use
+
+
+@pytest.mark.parametrize("expression", ['[height(c) for c in ["(01,2)"]]', 'height("(01,2)")',
+                                        '[height(c) for c in ["x", "x"]]'])
+def test_a_variable_index_that_is_not_a_cell_is_refused_inline_or_not(game, expression):
+    text = re.search(r'"([^"]+)"', expression).group(1)
+    with pytest.raises(RulesetError, match=re.escape(f"height({text!r}): {text!r} is not a cell (row,col)")):
+        game.evaluate(expression)
+    assert text not in PARSED
+
+
+def test_only_cells_are_remembered_as_parsed():
+    assert coordinates("(12,-30)") == (12, -30) and PARSED["(12,-30)"] == (12, -30)
+    assert [coordinates(x) for x in ("(-0,1)", "(1,2) ", 7, None)] == [None, None, None, None]
+    assert "(-0,1)" not in PARSED and 7 not in PARSED

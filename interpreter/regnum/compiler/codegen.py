@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 
 from .. import ast, boards, opengrid
 from ..builtins import FUNCTIONS, EvalError
@@ -26,14 +27,23 @@ def _deref(c, v):
     return c.state.zones.get(v, []) if type(v) is ZoneRef else v
 
 
-def _cell_value(c, name, cell):
+def _cell_value(c, name, board, cell):
     """A variable per cell of an open grid: its value, or its start at a cell not in use."""
     values = c.state.tables[name]
     if cell in values:
         return values[cell]
-    if boards.coordinates(cell) is None:
+    return _cell_start(c, name, board, cell)
+
+
+def _cell_start(c, name, board, cell):
+    """The start of a variable per cell of an open grid, at a cell not in use (checked: a
+    text met before as a cell is not parsed again)."""
+    if cell not in _CELLS and boards.coordinates(cell) is None:
         raise EvalError(f"{name}({cell!r}): {cell!r} is not a cell (row,col)")
-    return c.state.grids[c.model.tables[name].index]["start"][name]
+    return c.state.grids[board]["start"][name]
+
+
+_CELLS = boards.PARSED   # the texts already parsed as cells: a text found there is a cell
 
 
 def _attr(c, v, name):
@@ -176,7 +186,7 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
@@ -448,7 +458,7 @@ class CodeGen:
                 return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "var" and decl.per_index:
                 if decl.index in x.boards and x.boards[decl.index].is_open:
-                    return f"_cell_value(c, {name!r}, {args[0]})"
+                    return self._cell_read(name, decl.index, args[0])
                 return f"{self.state('tables')}[{name!r}][{args[0]}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
@@ -534,6 +544,17 @@ class CodeGen:
             return f"(c.charge({len(record.nodes)}) or {call})"
         return call
 
+    def _cell_read(self, name: str, board: str, cell: str) -> str:
+        """A variable per cell of an open grid. A cell given by a plain name (a local, read
+        more than once at no cost) is looked up inline: no call when the cell is in use, or
+        is a text already known to be a cell (boards.PARSED)."""
+        if _PLAIN.fullmatch(cell):
+            table = f"{self.state('tables')}[{name!r}]"
+            start = f"{self.state('grids')}[{board!r}]['start'][{name!r}]"
+            return (f"({table}[{cell}] if {cell} in {table} else {start} if {cell} in _cells "
+                    f"else _cell_start(c, {name!r}, {board!r}, {cell}))")
+        return f"_cell_value(c, {name!r}, {board!r}, {cell})"
+
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)
         if self.x.kind(node.obj, self._kinds(scope, binds)) == "piece":
@@ -610,6 +631,9 @@ class CodeGen:
 # search the whole board: both count that work against the step limit.
 _WALKING = ("sum", "max", "min", "any", "all", "index", "next", "reversed", "sorted", "unique")
 _SEARCHING = ("connected", "groups", "distance")
+
+# The source of a plain local, maybe in parentheses: reading it more than once costs nothing.
+_PLAIN = re.compile(r"\(*[A-Za-z_][A-Za-z0-9_]*\)*")
 
 _INLINE_SIZE = 40     # syntax nodes
 _INLINE_DEPTH = 8
