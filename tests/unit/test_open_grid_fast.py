@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 import regnum
-from regnum import Move, RulesetError
+from regnum import LimitExceeded, Move, RulesetError, opengrid
 from regnum.boards import PARSED, coordinates
 from regnum.compiler import model as model_module
 
@@ -126,3 +126,90 @@ def test_only_cells_are_remembered_as_parsed():
     assert coordinates("(12,-30)") == (12, -30) and PARSED["(12,-30)"] == (12, -30)
     assert [coordinates(x) for x in ("(-0,1)", "(1,2) ", 7, None)] == [None, None, None, None]
     assert "(-0,1)" not in PARSED and 7 not in PARSED
+
+
+# ── step, neighbours and around: remembered, within the reach ───────────────────
+
+def test_step_reads_the_cells_around_in_every_direction(game):
+    opengrid._NEAR_8.clear()
+    expected = ["(-1,0)", "(-1,1)", "(0,1)", "(1,1)", "(1,0)", "(1,-1)", "(0,-1)", "(-1,-1)"]
+    for _ in range(2):   # computed, then remembered
+        assert game.evaluate("[step(floor, cell(floor, 0, 0), d) for d in directions(floor)]") == expected
+    assert opengrid._NEAR_8["(0,0)"] == (0, ("(-1,-1)", "(-1,0)", "(-1,1)", "(0,-1)", "(0,1)", "(1,-1)", "(1,0)", "(1,1)"))
+    assert game.evaluate('step(floor, "x", "north")') is None
+    assert game.evaluate('step(floor, cell(floor, 0, 0), "north", 1)') == "(-1,0)"
+
+
+def test_a_step_at_the_reach_is_answered_or_refused_like_any_step(tmp_path):
+    wide = load(tmp_path, limits=regnum.Limits(grid_reach=10)).new_game(2, seed=1)
+    assert wide.evaluate("neighbours(floor, cell(floor, 3, 3))")[1] == "(2,3)"   # (3,3) remembered
+    narrow = load(tmp_path, limits=regnum.Limits(grid_reach=3)).new_game(2, seed=1)
+    assert narrow.evaluate('step(floor, cell(floor, 3, 3), "north")') == "(2,3)"
+    assert narrow.evaluate('step(floor, cell(floor, 3, 3), "north_west")') == "(2,2)"
+    with pytest.raises(LimitExceeded, match=r"cell \(3,4\) of open grid 'floor' lies beyond its reach of ±3"):
+        narrow.evaluate('step(floor, cell(floor, 3, 3), "east")')
+    assert opengrid._NEAR_8["(3,3)"][0] == 3
+
+
+def test_around_is_remembered_and_refused_again_under_a_narrower_reach(tmp_path):
+    opengrid._RING_8.clear()
+    expression = "around(floor, [cell(floor, 3, 3), cell(floor, 3, 2)])"
+    ring = ["(2,2)", "(2,3)", "(2,4)", "(3,4)", "(4,2)", "(4,3)", "(4,4)", "(2,1)", "(3,1)", "(4,1)"]
+    wide = load(tmp_path, limits=regnum.Limits(grid_reach=10)).new_game(2, seed=1)
+    assert wide.evaluate(expression) == ring
+    assert opengrid._RING_8[("(3,3)", "(3,2)")] == (3, tuple(ring))
+    assert wide.evaluate(expression) == ring
+    narrow = load(tmp_path, limits=regnum.Limits(grid_reach=3)).new_game(2, seed=1)
+    with pytest.raises(LimitExceeded, match=r"cell \(2,4\) of open grid 'floor' lies beyond its reach of ±3"):
+        narrow.evaluate(expression)
+
+
+def test_around_counts_the_same_steps_remembered_or_not(game):
+    opengrid._RING_8.clear()
+    expression = "around(floor, [cell(floor, 0, 0), cell(floor, 0, 1)])"
+    ctx = game._ctx(game.state)
+    steps = []
+    for _ in range(2):
+        ctx.steps = 0
+        assert opengrid.around(game.model.boards["floor"], ctx, ["(0,0)", "(0,1)"]) == [
+            "(-1,-1)", "(-1,0)", "(-1,1)", "(0,-1)", "(1,-1)", "(1,0)", "(1,1)", "(-1,2)", "(0,2)", "(1,2)"]
+        steps.append(ctx.steps)
+    assert steps == [2, 2]
+    assert game.evaluate(expression) == game.evaluate(expression)
+
+
+def test_around_without_diagonals_and_of_texts_that_are_not_cells(tmp_path):
+    opengrid._RING_4.clear()
+    opengrid._RING_8.clear()
+    four = load(tmp_path, settings="\n    diagonals = false").new_game(2, seed=1)
+    assert four.evaluate("around(floor, [cell(floor, 0, 0), cell(floor, 0, 1)])") == [
+        "(-1,0)", "(0,-1)", "(1,0)", "(-1,1)", "(0,2)", "(1,1)"]
+    assert four.evaluate("neighbours(floor, cell(floor, 0, 0))") == ["(-1,0)", "(0,-1)", "(0,1)", "(1,0)"]
+    assert list(opengrid._RING_4) == [("(0,0)", "(0,1)")] and opengrid._RING_8 == {}
+    eight = load(tmp_path).new_game(2, seed=1)
+    board, ctx = eight.model.boards["floor"], eight._ctx(eight.state)
+    assert opengrid.around(board, ctx, ["(0,0)", "x"]) == [   # the checker lets no such list through
+        "(-1,-1)", "(-1,0)", "(-1,1)", "(0,-1)", "(0,1)", "(1,-1)", "(1,0)", "(1,1)"]
+    assert eight.evaluate("around(floor, [])") == []
+    assert opengrid._RING_8 == {}   # a text that is not a cell: answered, not remembered
+
+
+def test_the_caches_are_emptied_at_their_bound(game, monkeypatch):
+    monkeypatch.setattr(opengrid, "_CACHE_LIMIT", 3)
+    monkeypatch.setattr(opengrid, "_RING_LIMIT", 2)
+    opengrid._NEAR_8.clear()
+    opengrid._RING_8.clear()
+    steps = game.evaluate('[step(floor, cell(floor, r, 0), "east") for r in range(0, 5)]')
+    assert steps == ["(0,1)", "(1,1)", "(2,1)", "(3,1)", "(4,1)"]
+    assert list(opengrid._NEAR_8) == ["(3,0)", "(4,0)"]   # emptied at the fourth cell
+    rings = game.evaluate("[count(around(floor, [cell(floor, r, 0)])) for r in range(0, 3)]")
+    assert rings == [8, 8, 8] and list(opengrid._RING_8) == [("(2,0)",)]
+
+
+def test_around_of_more_cells_than_it_remembers_is_answered_afresh(game, monkeypatch):
+    opengrid._RING_8.clear()
+    monkeypatch.setattr(opengrid, "_RING_CELLS", 2)
+    assert game.evaluate("around(floor, [cell(floor, 0, 0), cell(floor, 0, 1), cell(floor, 0, 2)])") == [
+        "(-1,-1)", "(-1,0)", "(-1,1)", "(0,-1)", "(1,-1)", "(1,0)", "(1,1)", "(-1,2)", "(1,2)", "(-1,3)",
+        "(0,3)", "(1,3)"]
+    assert opengrid._RING_8 == {}

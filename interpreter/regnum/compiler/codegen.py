@@ -531,7 +531,7 @@ class CodeGen:
             raise CompileError(f"{node.func}() needs a board name as its first argument", node.span)
         record = self.x.boards[board.name]
         if record.is_open:   # computed from the coordinates, within the reach (opengrid.py)
-            function = self.bind(opengrid.FUNCTIONS[node.func], "og")
+            function = self.bind(opengrid.query(record, node.func, len(args)), "og")
             return f"{function}({self.bind(record, 'board')}, c{''.join(', ' + a for a in args[1:])})"
         if node.func in ("neighbours", "adjacent"):  # the hottest two, inlined
             adjacency = self.bind(record.adjacency, "adj")
