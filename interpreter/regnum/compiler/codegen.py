@@ -103,8 +103,8 @@ def _in(c, a, b):
 
 def _walk(c, items):
     """Count what a generator or a builtin goes through against the step limit."""
-    c.steps += len(items)
-    if c.steps > c.max_steps:
+    steps = c.steps = c.steps + len(items)
+    if steps > c.max_steps:
         c.runaway()
     return items
 
