@@ -238,8 +238,11 @@ def _around_with(diagonal: bool):
     neighbours_of = neighbours_8 if diagonal else neighbours_4
 
     def around(board: Board, c, cells) -> list:
-        cells = list(cells)
-        c.charge(len(cells))
+        if type(cells) is not list:
+            cells = list(cells)
+        steps = c.steps = c.steps + len(cells)   # c.charge(len(cells)), without its call
+        if steps > c.max_steps:
+            c.runaway()
         if not cells or len(cells) > _RING_CELLS:
             return _around(cells, lambda cell: neighbours_of(board, c, cell))
         key = tuple(cells)
