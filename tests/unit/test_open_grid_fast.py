@@ -213,3 +213,16 @@ def test_around_of_more_cells_than_it_remembers_is_answered_afresh(game, monkeyp
         "(-1,-1)", "(-1,0)", "(-1,1)", "(0,-1)", "(1,-1)", "(1,0)", "(1,1)", "(-1,2)", "(1,2)", "(-1,3)",
         "(0,3)", "(1,3)"]
     assert opengrid._RING_8 == {}
+
+
+# ── the counting of work ──────────────────────────────────────────────────────
+
+@pytest.mark.parametrize("items, steps", [
+    (["(0,0)", "(10,-2)", ""], 3 + 5 + 7), (["ab", 5, [1, 2], {"k": 1}], 4 + 2 + 1 + 2 + 1),
+    (["", ""], 2), ([3, "abc"], 2), ([], 0), ("abc", 3)])
+def test_a_builtin_going_through_texts_counts_each_text_and_its_characters(game, items, steps):
+    from regnum.compiler.codegen import _walk_items
+    ctx = game._ctx(game.state)
+    ctx.steps = 0
+    assert _walk_items(ctx, items) is items
+    assert ctx.steps == steps

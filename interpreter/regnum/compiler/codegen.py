@@ -113,9 +113,15 @@ def _walk_items(c, items):
     """What a builtin that compares or copies items goes through: each item, and each item's
     own items when they are lists, maps or texts (sorting lists compares them item by item)."""
     n = len(items)
-    if n and type(items) is list and type(items[0]) in (list, dict, str):
-        n += sum(len(x) if type(x) in (list, dict, str) else 1 for x in items)
+    if n and type(items) is list and type(items[0]) in _SIZED:
+        if set(map(type, items)) <= _SIZED:   # the common case, counted without a Python loop
+            n += sum(map(len, items))
+        else:
+            n += sum(len(x) if type(x) in _SIZED else 1 for x in items)
     return _walk(c, items) if n == len(items) else _charged(c, n, items)
+
+
+_SIZED = frozenset((list, dict, str))   # the values whose items a comparison or a copy goes through
 
 
 def _charged(c, n, value):
