@@ -90,8 +90,10 @@ class BoardError(ValueError):
 # Only the canonical text of a cell: no leading zeros, no "-0", no spaces.
 _CELL = re.compile(r"^\((0|-?[1-9]\d*),(0|-?[1-9]\d*)\)$")
 # text -> (row, col) of the texts already parsed as cells (and of every cell of a fixed grid):
-# only cell texts are ever keys, so a text found here is a cell.
+# only cell texts are ever keys, so a text found here is a cell. Bounded in entries, and in
+# their size: a longer text (a ruleset may build one) is parsed each time, never kept.
 PARSED: dict = {}
+KEPT_TEXT = 48   # characters: any cell whose row and column fit in 64 bits
 
 
 def cell_name(row: int, col: int) -> str:
@@ -107,9 +109,11 @@ def coordinates(cell) -> tuple[int, int] | None:
     match = _CELL.match(cell)
     if match is None:
         return None
-    found = PARSED[cell] = (int(match.group(1)), int(match.group(2)))
-    if len(PARSED) > 200_000:
-        PARSED.clear()
+    found = (int(match.group(1)), int(match.group(2)))
+    if len(cell) <= KEPT_TEXT:
+        PARSED[cell] = found
+        if len(PARSED) > 200_000:
+            PARSED.clear()
     return found
 
 

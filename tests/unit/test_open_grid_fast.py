@@ -226,3 +226,11 @@ def test_a_builtin_going_through_texts_counts_each_text_and_its_characters(game,
     ctx.steps = 0
     assert _walk_items(ctx, items) is items
     assert ctx.steps == steps
+
+
+def test_a_long_cell_text_is_answered_and_never_kept(game):
+    far = "(" + "1" * 60 + ",0)"
+    assert coordinates(far) == (int("1" * 60), 0) and far not in PARSED
+    made = game.model.zones["spot"].keys.made
+    assert made[far] == "spot#" + far and far not in made
+    assert coordinates("(" + "1" * 40 + ",0)") == (int("1" * 40), 0) and "(" + "1" * 40 + ",0)" in PARSED

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..boards import Board
+from ..boards import KEPT_TEXT, Board, coordinates
 from ..source import Span
 
 __all__ = ["Code", "ZoneFamily", "PieceType", "Board", "Param", "Clause", "Action", "Scoring", "Trigger",
@@ -49,8 +49,8 @@ _KEYS_MADE = 1 << 16   # zone keys of an open grid's cells remembered per family
 class MadeKeys(dict):
     """Cell -> zone key of the cells of an open grid already met, as items: generated code
     reads this dict, so a cell met before costs one plain lookup and not a call of
-    `__missing__`; the first lookup of a text checks that it is a cell. Bounded; past the
-    bound, keys are made and not kept."""
+    `__missing__`; the first lookup of a text checks that it is a cell. Bounded, in entries
+    and in their size (boards.KEPT_TEXT); past the bound, keys are made and not kept."""
 
     __slots__ = ("family",)
 
@@ -59,12 +59,11 @@ class MadeKeys(dict):
         self.family = family
 
     def __missing__(self, index):
-        from ..boards import coordinates
         if coordinates(index) is None:
             from ..builtins import EvalError
             raise EvalError(f"{self.family}({index!r}) is not a zone: {index!r} is not a cell (row,col)")
         key = f"{self.family}#{index}"
-        if len(self) < _KEYS_MADE:
+        if len(self) < _KEYS_MADE and len(index) <= KEPT_TEXT:
             self[index] = key
         return key
 
