@@ -89,7 +89,11 @@ class BoardError(ValueError):
 
 # Only the canonical text of a cell: no leading zeros, no "-0", no spaces.
 _CELL = re.compile(r"^\((0|-?[1-9]\d*),(0|-?[1-9]\d*)\)$")
-_parsed: dict = {}
+# text -> (row, col) of the texts already parsed as cells (and of every cell of a fixed grid):
+# only cell texts are ever keys, so a text found here is a cell. Bounded in entries, and in
+# their size: a longer text (a ruleset may build one) is parsed each time, never kept.
+PARSED: dict = {}
+KEPT_TEXT = 48   # characters: any cell whose row and column fit in 64 bits
 
 
 def cell_name(row: int, col: int) -> str:
@@ -98,14 +102,18 @@ def cell_name(row: int, col: int) -> str:
 
 def coordinates(cell) -> tuple[int, int] | None:
     """(row, col) of a grid cell written `(row,col)`; None for anything else."""
-    found = _parsed.get(cell)
-    if found is None and type(cell) is str:
-        match = _CELL.match(cell)
-        if match is None:
-            return None
-        found = _parsed[cell] = (int(match.group(1)), int(match.group(2)))
-        if len(_parsed) > 200_000:
-            _parsed.clear()
+    if cell in PARSED:   # a test and a subscript: cheaper than a call of get
+        return PARSED[cell]
+    if type(cell) is not str:
+        return None
+    match = _CELL.match(cell)
+    if match is None:
+        return None
+    found = (int(match.group(1)), int(match.group(2)))
+    if len(cell) <= KEPT_TEXT:
+        PARSED[cell] = found
+        if len(PARSED) > 200_000:
+            PARSED.clear()
     return found
 
 
@@ -189,7 +197,7 @@ def _generated(name, topology, positions, directions, offsets_at, settings, span
                 edge.add(cell)
         adjacency[cell] = tuple(around)
     coords = dict(zip(cells, positions))
-    _parsed.update(coords)
+    PARSED.update(coords)
     return Board(name, topology, cells, adjacency, settings, span, tuple(directions), steps, coords,
                  frozenset(edge))
 

@@ -63,27 +63,48 @@ def _count(name: str, n) -> int:
 # on whether diagonals count): games ask for the same few hundred cells over and over, and
 # building their names is most of a query's cost. Each answer keeps the cell's extent (its
 # largest |row| or |col|), so that a smaller reach (another Limits) still refuses it. Bounded;
-# past the bound, answers are computed and not kept.
-_CACHE_LIMIT = 1 << 17
-_NEAR_8: dict = {}
+# a full cache is emptied, so that a long run keeps answering its current cells from it.
+_CACHE_LIMIT = 1 << 16
+_NEAR_8: dict = {}   # cell -> (extent, the eight cells around, row by row: also what `step` reads)
 _NEAR_4: dict = {}
-_STEP_1: dict = {}   # (cell, direction) -> (extent, the cell one step that way)
+# direction -> its place among the eight cells around (_AROUND_8)
+_SLOT = {"north_west": 0, "north": 1, "north_east": 2, "west": 3, "east": 4, "south_west": 5,
+         "south": 6, "south_east": 7}
+
+
+def _keep(cache: dict, key, value, limit: int) -> None:
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
 
 
 def neighbours(board: Board, c, cell) -> list:
-    diagonal = diagonals(board)
-    near = _NEAR_8 if diagonal else _NEAR_4
-    known = near.get(cell)
-    if known is not None and known[0] < c.limits.grid_reach:
-        return list(known[1])
-    found = coordinates(cell)
-    if found is None:
-        return []
-    r, col = found
-    cells = [reached(board, c, r + dr, col + dc) for dr, dc in (_AROUND_8 if diagonal else _AROUND_4)]
-    if len(near) < _CACHE_LIMIT:
-        near[cell] = (max(abs(r), abs(col)), tuple(cells))
-    return cells
+    return (neighbours_8 if diagonals(board) else neighbours_4)(board, c, cell)
+
+
+def _neighbours_with(diagonal: bool):
+    """neighbours() of the boards with (or without) diagonals: what a board is is settled
+    when the ruleset is compiled (see `query`), not at each call."""
+    near, offsets = (_NEAR_8, _AROUND_8) if diagonal else (_NEAR_4, _AROUND_4)
+
+    def neighbours(board: Board, c, cell) -> list:
+        try:
+            known = near[cell]
+            if known[0] < c.limits.grid_reach:
+                return list(known[1])
+        except KeyError:
+            pass
+        found = coordinates(cell)
+        if found is None:
+            return []
+        r, col = found
+        cells = [reached(board, c, r + dr, col + dc) for dr, dc in offsets]
+        _keep(near, cell, (max(abs(r), abs(col)), tuple(cells)), _CACHE_LIMIT)
+        return cells
+    return neighbours
+
+
+neighbours_8, neighbours_4 = _neighbours_with(True), _neighbours_with(False)
 
 
 def adjacent(board: Board, c, a, b) -> bool:
@@ -95,19 +116,43 @@ def adjacent(board: Board, c, a, b) -> bool:
 
 
 def step(board: Board, c, cell, direction, n: int = 1):
-    if type(n) is int and n == 1 and type(direction) is str:
-        known = _STEP_1.get((cell, direction))
-        if known is not None and known[0] < c.limits.grid_reach:
-            return known[1]
+    if type(n) is int and n == 1:
+        return step_one(board, c, cell, direction)
+    return _step(board, c, cell, direction, n)
+
+
+def step_one(board: Board, c, cell, direction):
+    """One step, the common call: read from the cells around `cell` (_NEAR_8), which a cell
+    within the reach gets all at once the first time it is asked. Anything else (a cell or a
+    direction that is not one, a cell at the reach) takes the checks of `_step_one`."""
+    try:
+        known = _NEAR_8[cell]
+        if known[0] < c.limits.grid_reach:
+            return known[1][_SLOT[direction]]
+    except (KeyError, TypeError):
+        pass
+    return _step_one(board, c, cell, direction)
+
+
+def _step_one(board: Board, c, cell, direction):
+    if type(direction) is str and direction in _SLOT:
+        found = coordinates(cell)
+        reach = c.limits.grid_reach
+        if found is not None and abs(found[0]) < reach and abs(found[1]) < reach:
+            r, col = found
+            cells = tuple([cell_name(r + dr, col + dc) for dr, dc in _AROUND_8])
+            _keep(_NEAR_8, cell, (max(abs(r), abs(col)), cells), _CACHE_LIMIT)
+            return cells[_SLOT[direction]]
+    return _step(board, c, cell, direction, 1)
+
+
+def _step(board: Board, c, cell, direction, n):
     dr, dc = _offset(board, direction)
     n = _count("step", n)
     found = coordinates(cell)
     if found is None:
         return None
-    there = reached(board, c, found[0] + n * dr, found[1] + n * dc)
-    if n == 1 and len(_STEP_1) < _CACHE_LIMIT:
-        _STEP_1[(cell, direction)] = (max(abs(found[0]), abs(found[1])), there)
-    return there
+    return reached(board, c, found[0] + n * dr, found[1] + n * dc)
 
 
 def line(board: Board, c, cell, direction, n: int) -> list:
@@ -174,14 +219,65 @@ def groups(board: Board, c, cells) -> list:
     return out
 
 
+# around() of a few cells (the shape of a piece), by the tuple of cells: (their extent, the
+# cells around). Kept only when every one is a cell, so a key is a few short texts; emptied
+# when full, like the caches above.
+_RING_8: dict = {}
+_RING_4: dict = {}
+_RING_CELLS = 8
+_RING_LIMIT = 1 << 14
+
+
 def around(board: Board, c, cells) -> list:
-    cells = list(cells)
-    c.charge(len(cells))
-    return _around(cells, lambda cell: neighbours(board, c, cell))
+    return (around_8 if diagonals(board) else around_4)(board, c, cells)
+
+
+def _around_with(diagonal: bool):
+    """around() of the boards with (or without) diagonals, like _neighbours_with."""
+    rings = _RING_8 if diagonal else _RING_4
+    neighbours_of = neighbours_8 if diagonal else neighbours_4
+
+    def around(board: Board, c, cells) -> list:
+        if type(cells) is not list:
+            cells = list(cells)
+        steps = c.steps = c.steps + len(cells)   # c.charge(len(cells)), without its call
+        if steps > c.max_steps:
+            c.runaway()
+        if not cells or len(cells) > _RING_CELLS:
+            return _around(cells, lambda cell: neighbours_of(board, c, cell))
+        key = tuple(cells)
+        try:
+            known = rings[key]
+            if known[0] < c.limits.grid_reach:
+                return list(known[1])
+        except KeyError:
+            pass
+        out = _around(cells, lambda cell: neighbours_of(board, c, cell))
+        found = [coordinates(cell) for cell in cells]
+        if None not in found:
+            _keep(rings, key, (max(max(abs(r), abs(col)) for r, col in found), tuple(out)), _RING_LIMIT)
+        return out
+    return around
+
+
+around_8, around_4 = _around_with(True), _around_with(False)
 
 
 def directions(board: Board, c) -> list:
     return list(OPEN_DIRECTIONS)
+
+
+def query(board: Board, name: str, count: int):
+    """The function answering `name` with `count` arguments (the board first) on `board`, for
+    the compiler to call: settled for this board where it can be (diagonals or not, one step)."""
+    if name in ("neighbours", "around"):
+        diagonal = diagonals(board)
+        if name == "neighbours":
+            return neighbours_8 if diagonal else neighbours_4
+        return around_8 if diagonal else around_4
+    if name == "step" and count == 3:
+        return step_one
+    return FUNCTIONS[name]
 
 
 # The same names and arities as boards.FUNCTIONS; each takes (board, ctx, args…).

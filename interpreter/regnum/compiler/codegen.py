@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 
 from .. import ast, boards, opengrid
 from ..builtins import FUNCTIONS, EvalError
@@ -26,14 +27,23 @@ def _deref(c, v):
     return c.state.zones.get(v, []) if type(v) is ZoneRef else v
 
 
-def _cell_value(c, name, cell):
+def _cell_value(c, name, board, cell):
     """A variable per cell of an open grid: its value, or its start at a cell not in use."""
     values = c.state.tables[name]
     if cell in values:
         return values[cell]
-    if boards.coordinates(cell) is None:
+    return _cell_start(c, name, board, cell)
+
+
+def _cell_start(c, name, board, cell):
+    """The start of a variable per cell of an open grid, at a cell not in use (checked: a
+    text met before as a cell is not parsed again)."""
+    if cell not in _CELLS and boards.coordinates(cell) is None:
         raise EvalError(f"{name}({cell!r}): {cell!r} is not a cell (row,col)")
-    return c.state.grids[c.model.tables[name].index]["start"][name]
+    return c.state.grids[board]["start"][name]
+
+
+_CELLS = boards.PARSED   # the texts already parsed as cells: a text found there is a cell
 
 
 def _attr(c, v, name):
@@ -93,8 +103,8 @@ def _in(c, a, b):
 
 def _walk(c, items):
     """Count what a generator or a builtin goes through against the step limit."""
-    c.steps += len(items)
-    if c.steps > c.max_steps:
+    steps = c.steps = c.steps + len(items)
+    if steps > c.max_steps:
         c.runaway()
     return items
 
@@ -103,9 +113,15 @@ def _walk_items(c, items):
     """What a builtin that compares or copies items goes through: each item, and each item's
     own items when they are lists, maps or texts (sorting lists compares them item by item)."""
     n = len(items)
-    if n and type(items) is list and type(items[0]) in (list, dict, str):
-        n += sum(len(x) if type(x) in (list, dict, str) else 1 for x in items)
+    if n and type(items) is list and type(items[0]) in _SIZED:
+        if set(map(type, items)) <= _SIZED:   # the common case, counted without a Python loop
+            n += sum(map(len, items))
+        else:
+            n += sum(len(x) if type(x) in _SIZED else 1 for x in items)
     return _walk(c, items) if n == len(items) else _charged(c, n, items)
+
+
+_SIZED = frozenset((list, dict, str))   # the values whose items a comparison or a copy goes through
 
 
 def _charged(c, n, value):
@@ -176,7 +192,7 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
@@ -438,7 +454,8 @@ class CodeGen:
         if name not in scope and name not in binds:
             fam = x.zones.get(name)
             if fam is not None and fam.open:   # a cell not in use has an empty zone
-                return f"{self.state('zones')}.get({self.bind(fam.keys, 'z')}[{args[0]}], [])"
+                # The keys made so far: a cell met before is a plain lookup (model.MadeKeys).
+                return f"{self.state('zones')}.get({self.bind(fam.keys.made, 'z')}[{args[0]}], [])"
             if fam is not None:
                 keys = self.bind(fam.keys, "z")
                 return f"{self.state('zones')}[{keys}[{args[0]}]]"
@@ -447,7 +464,7 @@ class CodeGen:
                 return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
             if decl is not None and decl.kind == "var" and decl.per_index:
                 if decl.index in x.boards and x.boards[decl.index].is_open:
-                    return f"_cell_value(c, {name!r}, {args[0]})"
+                    return self._cell_read(name, decl.index, args[0])
                 return f"{self.state('tables')}[{name!r}][{args[0]}]"
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
@@ -520,7 +537,7 @@ class CodeGen:
             raise CompileError(f"{node.func}() needs a board name as its first argument", node.span)
         record = self.x.boards[board.name]
         if record.is_open:   # computed from the coordinates, within the reach (opengrid.py)
-            function = self.bind(opengrid.FUNCTIONS[node.func], "og")
+            function = self.bind(opengrid.query(record, node.func, len(args)), "og")
             return f"{function}({self.bind(record, 'board')}, c{''.join(', ' + a for a in args[1:])})"
         if node.func in ("neighbours", "adjacent"):  # the hottest two, inlined
             adjacency = self.bind(record.adjacency, "adj")
@@ -532,6 +549,17 @@ class CodeGen:
         if node.func in _SEARCHING:   # a search of the board: its size is work done
             return f"(c.charge({len(record.nodes)}) or {call})"
         return call
+
+    def _cell_read(self, name: str, board: str, cell: str) -> str:
+        """A variable per cell of an open grid. A cell given by a plain name (a local, read
+        more than once at no cost) is looked up inline: no call when the cell is in use, or
+        is a text already known to be a cell (boards.PARSED)."""
+        if _PLAIN.fullmatch(cell):
+            table = f"{self.state('tables')}[{name!r}]"
+            start = f"{self.state('grids')}[{board!r}]['start'][{name!r}]"
+            return (f"({table}[{cell}] if {cell} in {table} else {start} if {cell} in _cells "
+                    f"else _cell_start(c, {name!r}, {board!r}, {cell}))")
+        return f"_cell_value(c, {name!r}, {board!r}, {cell})"
 
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)
@@ -609,6 +637,9 @@ class CodeGen:
 # search the whole board: both count that work against the step limit.
 _WALKING = ("sum", "max", "min", "any", "all", "index", "next", "reversed", "sorted", "unique")
 _SEARCHING = ("connected", "groups", "distance")
+
+# The source of a plain local, maybe in parentheses: reading it more than once costs nothing.
+_PLAIN = re.compile(r"\(*[A-Za-z_][A-Za-z0-9_]*\)*")
 
 _INLINE_SIZE = 40     # syntax nodes
 _INLINE_DEPTH = 8

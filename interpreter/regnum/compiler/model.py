@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..boards import Board
+from ..boards import KEPT_TEXT, Board, coordinates
 from ..source import Span
 
 __all__ = ["Code", "ZoneFamily", "PieceType", "Board", "Param", "Clause", "Action", "Scoring", "Trigger",
@@ -46,28 +46,42 @@ class ZoneKeys(dict):
 _KEYS_MADE = 1 << 16   # zone keys of an open grid's cells remembered per family, over every game
 
 
-class OpenKeys(ZoneKeys):
-    """Cell -> zone key of a zone family per open grid: any cell has one, whether in use or
-    not (the state holds the zones of the cells in use only)."""
+class MadeKeys(dict):
+    """Cell -> zone key of the cells of an open grid already met, as items: generated code
+    reads this dict, so a cell met before costs one plain lookup and not a call of
+    `__missing__`; the first lookup of a text checks that it is a cell. Bounded, in entries
+    and in their size (boards.KEPT_TEXT); past the bound, keys are made and not kept."""
 
-    __slots__ = ("_made",)
+    __slots__ = ("family",)
 
-    def __init__(self, family: str, keys):
-        super().__init__(family, keys)
-        self._made = {}   # keys already made: not items of the dict, which lists no cell in use
+    def __init__(self, family: str):
+        super().__init__()
+        self.family = family
 
     def __missing__(self, index):
-        key = self._made.get(index)
-        if key is not None:
-            return key
-        from ..boards import coordinates
         if coordinates(index) is None:
             from ..builtins import EvalError
             raise EvalError(f"{self.family}({index!r}) is not a zone: {index!r} is not a cell (row,col)")
         key = f"{self.family}#{index}"
-        if len(self._made) < _KEYS_MADE:
-            self._made[index] = key
+        if len(self) < _KEYS_MADE and len(index) <= KEPT_TEXT:
+            self[index] = key
         return key
+
+
+class OpenKeys(ZoneKeys):
+    """Cell -> zone key of a zone family per open grid: any cell has one, whether in use or
+    not (the state holds the zones of the cells in use only). It lists no items, since what
+    iterates zone keys (a new game's zones, a saved game's check) must meet no cell: the keys
+    made so far are the items of `made`, which lookups go through."""
+
+    __slots__ = ("made",)
+
+    def __init__(self, family: str, keys):
+        super().__init__(family, keys)
+        self.made = MadeKeys(family)
+
+    def __missing__(self, index):
+        return self.made[index]
 
 
 class OpenIndex(dict):
