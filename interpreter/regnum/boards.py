@@ -87,8 +87,10 @@ class BoardError(ValueError):
 
 # ── cells as text ─────────────────────────────────────────────────────────────
 
-# Only the canonical text of a cell: no leading zeros, no "-0", no spaces.
-_CELL = re.compile(r"^\((0|-?[1-9]\d*),(0|-?[1-9]\d*)\)$")
+# Only the canonical text of a cell: no leading zeros, no "-0", no spaces; at most 1,000
+# digits (a text of thousands, which a ruleset may build, is no cell: Python refuses to read
+# such a number, and no grid reaches that far).
+_CELL = re.compile(r"^\((0|-?[1-9]\d{0,999}),(0|-?[1-9]\d{0,999})\)$")
 # text -> (row, col) of the texts already parsed as cells (and of every cell of a fixed grid):
 # only cell texts are ever keys, so a text found here is a cell. Bounded in entries, and in
 # their size: a longer text (a ruleset may build one) is parsed each time, never kept.

@@ -128,6 +128,12 @@ def test_only_cells_are_remembered_as_parsed():
     assert "(-0,1)" not in PARSED and 7 not in PARSED
 
 
+def test_a_text_of_too_many_digits_is_no_cell():
+    assert coordinates("(" + "9" * 1000 + ",-1)") == (int("9" * 1000), -1)
+    assert coordinates("(" + "9" * 1001 + ",-1)") is None
+    assert coordinates("(" + "9" * 5000 + ",1)") is None   # not Python's ValueError
+
+
 # ── step, neighbours and around: remembered, within the reach ───────────────────
 
 def test_step_reads_the_cells_around_in_every_direction(game):
