@@ -1,23 +1,29 @@
 """A listing of legal moves, observed whole: what the generated lister and the generic walk
-(decisions._enumerate_generic) each do, to compare them (tests/unit/test_move_listers*.py)."""
+(decisions._enumerate_generic) each do, and what the generated narrowings of the prefers and
+decisions._narrow each keep, to compare them (tests/unit/test_move_listers*.py)."""
 from __future__ import annotations
 
 from regnum.engine import decisions
 
 
+def _outcome(list_moves):
+    """("moves", [(args items, env items)…]) — keys in order —, ("found",) when a listing
+    asked whether a move exists found one, or ("raised", type, message)."""
+    try:
+        found = list_moves()
+        return ("moves", [(list(args.items()), list(env.items())) for args, env in found])
+    except decisions._Found:
+        return ("found",)
+    except Exception as err:   # a fault or a limit: the same one, with the same message
+        return ("raised", type(err).__name__, str(err))
+
+
 def observe(enumerate_, game, action, player: int, stop: bool = False):
-    """(outcome, steps charged, coverage counted) of one listing, on a copy of the state (a
-    listing may draw from the RNG). The outcome: ("moves", [(args items, env items)…]) —
-    keys in order —, ("found",) when `stop` found one, or ("raised", type, message)."""
+    """(outcome, steps charged, coverage counted) of one listing (prefers not applied), on a
+    copy of the state (a listing may draw from the RNG)."""
     ctx = game._ctx(game._state.copy())
     ctx.hits = {}
-    try:
-        found = enumerate_(ctx, action, player, count=not stop, stop=stop)
-        outcome = ("moves", [(list(args.items()), list(env.items())) for args, env in found])
-    except decisions._Found:
-        outcome = ("found",)
-    except Exception as err:   # a fault or a limit: the same one, with the same message
-        outcome = ("raised", type(err).__name__, str(err))
+    outcome = _outcome(lambda: enumerate_(ctx, action, player, count=not stop, stop=stop))
     return outcome, ctx.steps, ctx.hits
 
 
@@ -28,6 +34,28 @@ def both(game, action_name: str, player: int = 0, stop: bool = False):
     action = game.model.actions[action_name]
     new = observe(decisions._enumerate, game, action, player, stop)
     old = observe(decisions._enumerate_generic, game, action, player, stop)
+    assert (new[0], new[2]) == (old[0], old[2])
+    assert new[1] <= old[1]
+    return new
+
+
+def observe_candidates(candidates, game, action, player: int):
+    """(outcome, steps charged, coverage counted) of the legal moves of one action, prefers
+    applied, on a copy of the state."""
+    ctx = game._ctx(game._state.copy())
+    ctx.hits = {}
+    outcome = _outcome(lambda: candidates(ctx, action, player))
+    return outcome, ctx.steps, ctx.hits
+
+
+def preferred(game, action_name: str, player: int = 0):
+    """decisions.candidates (the lister, then each prefer's generated narrowing) observed and
+    checked against the reference (the generic walk, then decisions._narrow): the same moves
+    in the same order, the same coverage — each prefer's hit included —, the same fault, and
+    no more steps (a narrowing judges each combination of the values a prefer reads once)."""
+    action = game.model.actions[action_name]
+    new = observe_candidates(decisions.candidates, game, action, player)
+    old = observe_candidates(decisions._candidates_generic, game, action, player)
     assert (new[0], new[2]) == (old[0], old[2])
     assert new[1] <= old[1]
     return new

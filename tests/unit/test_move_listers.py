@@ -1,6 +1,7 @@
 """Generated move listers (compiler/listers.py) on small rulesets: each case lists exactly
 what the generic walk lists (listings.both checks it) and the exact moves, coverage and
-steps the definition gives."""
+steps the definition gives. Likewise the prefers' generated narrowings against
+decisions._narrow (listings.preferred)."""
 from __future__ import annotations
 
 import textwrap
@@ -13,7 +14,7 @@ from regnum import LimitExceeded, Move
 from regnum.builtins import EvalError
 from regnum.engine import decisions
 
-from listings import both           # tests/unit is on the path of its tests
+from listings import both, observe_candidates, preferred   # tests/unit is on the path of its tests
 from toy_rules import load
 
 HEAD = """
@@ -25,6 +26,7 @@ players 2..2
 def _game(tmp_path, text: str, limits: regnum.Limits | None = None):
     rules = load(tmp_path, HEAD + textwrap.dedent(text))
     assert all(a.lister is not None for a in rules.model.actions.values())
+    assert all(c.narrow is not None for a in rules.model.actions.values() for c in a.prefers)
     return rules.new_game(2, limits=limits)
 
 
@@ -307,3 +309,113 @@ def test_exists_stops_at_the_first_move_without_checking_the_choices_after_it(tm
     # n's three choices, then range(10) built and gone through for n = 1 only (the generic
     # walk checks the whole batch: 3 + 20 + 40 + 60).
     assert steps == 3 + 20
+
+
+def _reference(game, action_name: str):
+    """(outcome, steps, hits) of the legal moves by the generic walk and decisions._narrow."""
+    return observe_candidates(decisions._candidates_generic, game, game.model.actions[action_name], 0)
+
+
+def test_a_prefer_per_parameter_keeps_in_each_group_the_moves_that_satisfy_it(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2, 3], b in [1, 2, 3, 4]):
+        require differ: a != b
+        prefer far per a: any(b > x for x in [a + 1])
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    # a = 1 keeps b = 3 and 4, a = 2 keeps b = 4; no b > 4 for a = 3: its group keeps all.
+    assert _moves(outcome) == [{"a": 1, "b": 3}, {"a": 1, "b": 4}, {"a": 2, "b": 4},
+                               {"a": 3, "b": 1}, {"a": 3, "b": 2}, {"a": 3, "b": 4}]
+    assert hits == {"require:pick.differ": 3, "prefer:pick.far": 1}
+    # a's 3 choices and b's 4 for each; the prefer's one-item list once per move (9 moves).
+    assert steps == 3 + 3 * 4 + 9
+    assert game.all_legal_moves() == [Move(0, "pick", m) for m in _moves(outcome)]
+    # Without `per`, the moves that satisfy it anywhere are all that is kept.
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2, 3], b in [1, 2, 3, 4]):
+        require differ: a != b
+        prefer far: any(b > x for x in [a + 1])
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 1, "b": 3}, {"a": 1, "b": 4}, {"a": 2, "b": 4}]
+    assert hits == {"require:pick.differ": 3, "prefer:pick.far": 1}
+
+
+def test_a_prefer_is_judged_once_per_value_of_the_parameters_it_reads(tmp_path):
+    game = _game(tmp_path, """
+    def cost(b) = sum(x for x in range(b * 10))
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2, 3], b in [1, 2]):
+        prefer cheap: cost(b) < 50
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 2, "b": 1}, {"a": 3, "b": 1}]
+    assert hits == {"prefer:pick.cheap": 1}
+    # cost(b) builds and goes through range(10b): 20b steps, computed for b = 1 and b = 2 once
+    # (the prefer does not read a), where the reference computes it for each of the 6 moves.
+    assert steps == 3 + 3 * 2 + (20 + 40)
+    assert _reference(game, "pick")[1] == 3 + 3 * 2 + 3 * (20 + 40)
+
+
+def test_a_prefer_that_no_move_or_every_move_satisfies_keeps_them_all_uncounted(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to pick or take
+    action pick(a in [1, 2], b in [1, 2]):
+        prefer always: any(x < a for x in [0, 5])
+        prefer never per b: all(x > a for x in [0])
+        pass
+    action take(a in [1, 2]):
+        require none: a > 2
+        prefer always: a > 0
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": 2, "b": 1}, {"a": 2, "b": 2}]
+    assert hits == {}
+    # `always` goes through its list once per a (the first item decides, but the list is
+    # counted whole, as the generator counts it); `never`'s list of one, once per a.
+    assert steps == 2 + 2 * 2 + 2 * 2 + 2
+    assert preferred(game, "take") == (("moves", []), 2, {"require:take.none": 2})
+
+
+def test_a_prefer_that_faults_raises_the_fault_of_the_move_the_reference_faults_on(tmp_path):
+    game = _game(tmp_path, """
+    const tops = [10, 20]
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2], n in [0, 1, 2, 3]):
+        prefer high per a: any(tops[x] > 15 for x in [0, n])
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    # n = 0 and 1 are judged, then tops[2] fails (once: a = 1's moves come first).
+    assert outcome == ("raised", "EvalError", "no item 2 in [10, 20]")
+    assert _reference(game, "pick")[0] == outcome
+    with pytest.raises(regnum.RulesetError) as failed:
+        game.all_legal_moves()
+    diagnostic = failed.value.diagnostics[0]
+    assert (diagnostic.code, diagnostic.message) == ("E902", "no item 2 in [10, 20] (while listing the moves of 'pick')")
+    assert diagnostic.span == game.model.actions["pick"].span
+
+
+def test_a_prefer_judges_true_apart_from_1_though_they_are_equal_keys(tmp_path):
+    game = _game(tmp_path, """
+    def pool(a) = if a == 1 then [1] else [true]
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2], b in pool(a)):
+        prefer one: text(b) == "1"
+        pass
+    """)
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 1, "b": 1}]
+    assert hits == {"prefer:pick.one": 1}

@@ -317,7 +317,9 @@ class _Compiler:
         prefers = [Clause(c.name, self.exprs.expr(c.cond, scope),
                           c.message or f"rule '{c.name}' prefers another choice", c.span,
                           f"prefer:{decl.name}.{c.name}", per=tuple(n for n, _ in c.per),
-                          many=self.exprs.codegen.test_many(c.cond, scope)) for c in decl.prefers]
+                          many=self.exprs.codegen.test_many(c.cond, scope),
+                          narrow=listers.prefer_narrower(self.exprs.codegen, decl.name, params, c, scope))
+                   for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)
         fn = None

@@ -259,7 +259,9 @@ def _enumerate_plainly(ctx: Ctx, action, player: int, count: bool, stop: bool) -
 
 def _narrow(ctx: Ctx, clause, found: list) -> list:
     """Apply one prefer: keep the moves that satisfy it, where some do — among all the
-    moves, or within each group of moves sharing the values of its `per` parameters."""
+    moves, or within each group of moves sharing the values of its `per` parameters. The
+    definition, which the prefers' generated narrowings (Clause.narrow) are tested against
+    and explain() replays."""
     holds = clause.many(ctx, [c[1] for c in found]) if clause.many is not None \
         else [bool(clause.cond(ctx, c[1])) for c in found]
     if not clause.per:
@@ -276,8 +278,26 @@ def _narrow(ctx: Ctx, clause, found: list) -> list:
 
 
 def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
-    """Every legal (args, env) of `action` for `player`, after requires and prefers."""
+    """Every legal (args, env) of `action` for `player`, after requires and prefers: each
+    prefer applied by its generated narrowing (compiler/listers.py, prefer_narrower), which
+    keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
     out = _enumerate(ctx, action, player)
+    if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
+        return out
+    hits = ctx.hits
+    for clause in action.prefers:
+        narrow = clause.narrow
+        narrowed = narrow(ctx, player, out) if narrow is not None else _narrow(ctx, clause, out)
+        if len(narrowed) < len(out):
+            hits[clause.hit] = hits.get(clause.hit, 0) + 1
+        out = narrowed
+    return out
+
+
+def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
+    """`candidates` by the reference path: the generic walk, each prefer applied by `_narrow`
+    (the generated listers and narrowings are tested against it)."""
+    out = _enumerate_generic(ctx, action, player)
     hits = ctx.hits
     for clause in action.prefers:
         narrowed = _narrow(ctx, clause, out)
