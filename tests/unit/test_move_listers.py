@@ -4,6 +4,7 @@ steps the definition gives. Likewise the prefers' generated narrowings against
 decisions._narrow (listings.preferred)."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -419,3 +420,77 @@ def test_a_prefer_judges_true_apart_from_1_though_they_are_equal_keys(tmp_path):
     outcome, steps, hits = preferred(game, "pick")
     assert _moves(outcome) == [{"a": 1, "b": 1}]
     assert hits == {"prefer:pick.one": 1}
+
+
+def test_any_all_and_count_of_comprehensions_in_the_innermost_loop_are_loops_alike(tmp_path):
+    game = _game(tmp_path, """
+    board map: graph
+        nodes a, b, c, d
+        edges a - b, b - c, c - d, a - c
+    var mark per map: int = 0
+    def crowded(n) = count(m for m in neighbours(map, n) where mark(m) > 0) == 2
+    setup:
+        set mark(b) = 1
+        set mark(d) = 1
+    flow:
+        ask 0 to go
+    action go(k in [0, 1, 2], n in map):
+        require near: k == 0 or any(mark(m) >= k for m in neighbours(map, n))
+        require calm: all(mark(m) < 2 for m in neighbours(map, n) where m != a)
+        require few: not crowded(n) and count(m for m in map where m != n) == 3
+        pass
+    """)
+    lister = game.model.actions["go"].lister.source
+    assert not re.search(r"\b(any|all|sum)\(|_walk", lister)   # all three as loops
+    outcome, steps, hits = both(game, "go")
+    # Marked: b and d. a's neighbours b, c; b's a, c; c's b, d, a; d's c.
+    # k = 1: near keeps a (b), c (b, d); few: c has two marked around.
+    assert _moves(outcome) == [{"k": 0, "n": "a"}, {"k": 0, "n": "b"}, {"k": 0, "n": "d"},
+                               {"k": 1, "n": "a"}]
+    assert hits == {"require:go.near": 2 + 4, "require:go.few": 2}
+    # k's 3 choices, then n's 4 for each k (12). Each walk of neighbours is charged whole
+    # (a 2, b 2, c 3, d 1: 8 for all four), where the generator would charge it:
+    # near, for k = 1 and 2: 2 × 8; calm, for what near kept (k = 0: all, k = 1: a, c): 8 + 5;
+    # few, for the same: crowded 8 + 5, then the map (4) where not crowded (k = 0: a, b, d;
+    # k = 1: a).
+    assert steps == 3 + 12 + 2 * 8 + (8 + 5) + (8 + 5) + 4 * 4
+
+
+def test_any_all_and_count_as_loops_stop_where_the_generators_stop_and_fault_alike(tmp_path):
+    game = _game(tmp_path, """
+    const tops = [10, 20]
+    flow:
+        ask 0 to pick or stop or tally
+    action pick(a in [1, 2], n in [0, 1, 2, 3]):
+        require high: a == 2 or any(tops[x] > 15 for x in [n, n + 4])
+        pass
+    action stop(n in [0, 1, 2]):
+        require first_decides: any(tops[x] > 15 for x in [1, n + 4]) and not all(tops[x] > 15 for x in [0, n + 4])
+        pass
+    action tally(n in [0, 1, 2]):
+        require every_item: n > 0 or count(x for x in [1, n + 4] where tops[x] > 15) >= 1
+        pass
+    """)
+    assert not re.search(r"\b(any|all|sum)\(", "".join(game.model.actions[a].lister.source for a in ("pick", "stop", "tally")))
+    # n = 0: tops[0] is not above 15, then tops[4] fails (n = 1 is never reached); then
+    # the plain way, which fails there too: (a, n) = (1, 0) charged, and its walk.
+    outcome, steps, hits = both(game, "pick")
+    assert outcome == ("raised", "EvalError", "no item 4 in [10, 20]")
+    assert steps == 2 + 4 + 2 + (1 + 2)
+    # any decided by its first item, all by its first: tops[n + 4] never read.
+    outcome, steps, hits = both(game, "stop")
+    assert _moves(outcome) == [{"n": 0}, {"n": 1}, {"n": 2}]
+    assert hits == {} and steps == 3 + 3 * (2 + 2)
+    # a count goes through every item, though the first already makes it 1.
+    outcome, steps, hits = both(game, "tally")
+    assert outcome == ("raised", "EvalError", "no item 4 in [10, 20]")
+    assert steps == 3 + 2 + (1 + 2)
+    action = game.model.actions["pick"]
+    faults = []
+    for lister in (action.lister, None):   # the generated lister, then the generic walk alone
+        object.__setattr__(action, "lister", lister)
+        with pytest.raises(regnum.RulesetError) as failed:
+            game.all_legal_moves()
+        faults.append(failed.value.diagnostics[0])
+    assert [(d.code, d.message, d.span) for d in faults] == [
+        ("E902", "no item 4 in [10, 20] (while listing the moves of 'pick')", action.span)] * 2

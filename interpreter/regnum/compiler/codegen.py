@@ -310,6 +310,20 @@ class CodeGen:
             return hoisted
         return getattr(self, "_" + type(node).__name__)(node, scope, binds)
 
+    def iterable(self, node, scope: dict, binds: dict) -> str:
+        """The source of a value that is only gone through, never kept or changed (the source
+        of a comprehension): a board's own tuple of neighbours instead of the list copied
+        from it that a value must be (a value may be changed or kept)."""
+        if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func == "neighbours" \
+                and self._builtin("neighbours", scope, binds) and self.x.program.get("neighbours") is None \
+                and self.x.zones.get("neighbours") is None:
+            board = node.args[0]
+            if len(node.args) == 2 and isinstance(board, ast.Name) and board.name in self.x.boards \
+                    and not self.x.boards[board.name].is_open:
+                adjacency = self.bind(self.x.boards[board.name].adjacency, "adj")
+                return f"{adjacency}.get({self.src(node.args[1], scope, binds)}, ())"
+        return self.src(node, scope, binds)
+
     def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
         """The calls of defs in `node` whose value cannot change while `varying` names change:
         computed once before a loop over them instead of once per turn of it."""
@@ -405,7 +419,7 @@ class CodeGen:
         var = None
         for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
                 (m.var, m.source, m.cond) for m in node.more]:
-            source = f"_walk(c, {self.src(source_node, scope, inner)})"
+            source = f"_walk(c, {self.iterable(source_node, scope, inner)})"
             var = self._fresh()
             item_kind = _item_kind(self.x.kind(source_node, self._kinds(scope, inner)))
             inner = dict(inner)

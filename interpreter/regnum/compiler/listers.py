@@ -34,6 +34,13 @@ happens. So it keeps the walk's order of work:
   once with the same arguments (`tile(at, way)` in three requires) is computed once per
   choice, at its first use.
 
+A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
+written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
+written as statements and loops (as a prefer is, _test): the generator and the call of
+any() per choice cost more than the few items they judge. The loops charge each source
+where the generator would and stop where it would (a count goes through every item), so
+the moves, counts, steps and faults stay those of the expression.
+
 An action falls back to the generic walk (Action.lister is None) when its function
 cannot be compiled: Python refuses more than 20 nested blocks, so an action with more
 than 20 parameters (fewer when some domains are cached by the values they read: each
@@ -50,7 +57,7 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .. import ast
-from .codegen import STATE_LOCALS, _item_kind, _size
+from .codegen import _COMPARE, STATE_LOCALS, _item_kind, _size
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -246,7 +253,13 @@ class _Writer:
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
-            self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
+            if _loops_pay(g, node, self.scope.keys() | self.binds.keys()):
+                # any/all/count of a comprehension as loops, as in a prefer (see _Narrower):
+                # this is the innermost loop, where a generator per choice costs the most
+                self.lines += _test(g, node, self.scope, self.binds, depth + 1, depth)
+                self.emit(depth + 1, "if not ok:")
+            else:
+                self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(depth + 2, hit, local=True)
             self.emit(depth + 2, "continue")
         if leaf:
@@ -367,7 +380,7 @@ class _Narrower:
                              f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
-            test = self._test(self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+            test = _test(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
         finally:
             for n in kept:
                 g._hoisted.pop(n, None)
@@ -432,75 +445,141 @@ class _Narrower:
                   "    return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
         return lines
 
-    def _test(self, node, scope, binds, depth: int, loops: int) -> list:
-        """Lines, indented `depth` levels, that set `ok` to the truth (a bool) of `node`;
-        `loops` counts the loops around them (Python nests at most 20)."""
-        g = self.g
-        pad = "    " * depth
-        if depth < _DEEPEST and loops < _LOOPS and id(node) not in g._hoisted:
-            if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-                return self._test(node.left, scope, binds, depth, loops) \
-                    + [f"{pad}if {'ok' if node.op == 'and' else 'not ok'}:"] \
-                    + self._test(node.right, scope, binds, depth + 1, loops)
-            if isinstance(node, ast.Unary) and node.op == "not":
-                return self._test(node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
-            if isinstance(node, ast.IfExpr):
-                return self._test(node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
-                    + self._test(node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
-                    + self._test(node.otherwise, scope, binds, depth + 1, loops)
-            if isinstance(node, ast.Aggregate) and node.func in ("any", "all"):
-                return self._search(node, scope, binds, depth, loops)
-            if isinstance(node, ast.Call):
-                inlined = self._inlined(node, scope, binds)
-                if inlined is not None:
-                    body, inner = inlined
-                    g._inlining += 1
-                    try:
-                        return self._test(body, {}, inner, depth, loops)
-                    finally:
-                        g._inlining -= 1
-        return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
 
-    def _search(self, node, scope, binds, depth: int, loops: int) -> list:
-        """`any`/`all` of a comprehension as nested loops, each source counted by _walk where
-        the generator codegen writes counts it, stopping at the first item that decides."""
-        g = self.g
-        decided = "ok" if node.func == "any" else "not ok"
-        lines = [f"{'    ' * depth}ok = {node.func == 'all'}"]
-        inner = dict(binds)
-        level = depth
-        for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
-                (m.var, m.source, m.cond) for m in node.more]:
-            source = g.src(source_node, scope, inner)
-            var = g._fresh()
-            kind = _item_kind(g.x.kind(source_node, g._kinds(scope, inner)))
-            inner = dict(inner)
-            inner[name] = (var, kind)
-            lines.append(f"{'    ' * level}for {var} in _walk(c, {source}):")
-            level += 1
-            loops += 1
-            if cond_node is not None:
-                lines += [f"{'    ' * level}if not ({g.src(cond_node, scope, inner)}):", f"{'    ' * level}    continue"]
-        lines += self._test(node.element, scope, inner, level, loops)
-        lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
-        return lines
+def _test(g, node, scope, binds, depth: int, loops: int) -> list:
+    """Lines, indented `depth` levels, that set `ok` to the truth (a bool) of `node`;
+    `loops` counts the loops around them (Python nests at most 20)."""
+    pad = "    " * depth
+    if depth < _DEEPEST and loops < _LOOPS and id(node) not in g._hoisted:
+        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            return _test(g, node.left, scope, binds, depth, loops) \
+                + [f"{pad}if {'ok' if node.op == 'and' else 'not ok'}:"] \
+                + _test(g, node.right, scope, binds, depth + 1, loops)
+        if isinstance(node, ast.Unary) and node.op == "not":
+            return _test(g, node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
+        if isinstance(node, ast.IfExpr):
+            return _test(g, node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
+                + _test(g, node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
+                + _test(g, node.otherwise, scope, binds, depth + 1, loops)
+        if isinstance(node, ast.Aggregate) and node.func in ("any", "all"):
+            return _search(g, node, scope, binds, depth, loops)
+        if _tallied(g, node):
+            return _tally(g, node, scope, binds, depth, loops)
+        if isinstance(node, ast.Call):
+            inlined = _inlined(g, node, scope, binds)
+            if inlined is not None:
+                body, inner = inlined
+                g._inlining += 1
+                try:
+                    return _test(g, body, {}, inner, depth, loops)
+                finally:
+                    g._inlining -= 1
+    return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
 
-    def _inlined(self, node, scope, binds):
-        """(body, binds) of a call codegen writes as the body of the def it calls (see
-        CodeGen._Call and _inlinable), or None."""
-        g, x = self.g, self.g.x
-        name = node.func
-        if name in scope or name in binds or x.zones.get(name) is not None:
-            return None
-        decl = x.program.get(name)
-        if decl is None or decl.kind != "def":
-            return None
-        kinds = g._kinds(scope, binds)
-        args = [g.src(a, scope, binds) for a in node.args]
-        arg_kinds = [x.kind(a, kinds) for a in node.args]
-        if not g._inlinable(decl, node.args):
-            return None
-        return decl.body, {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
+
+def _loops_pay(g, node, local: set) -> bool:
+    """Whether _test writes a loop for `node` (`local`: the names that are not the ruleset's
+    there). Only then is a require worth writing as statements: a plain condition costs
+    less as the one `if` it is."""
+    if id(node) in g._hoisted:
+        return False
+    if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+        return _loops_pay(g, node.left, local) or _loops_pay(g, node.right, local)
+    if isinstance(node, ast.Unary) and node.op == "not":
+        return _loops_pay(g, node.operand, local)
+    if isinstance(node, ast.IfExpr):
+        return any(_loops_pay(g, n, local) for n in (node.cond, node.then, node.otherwise))
+    if isinstance(node, ast.Aggregate) and node.func in ("any", "all") or _tallied(g, node):
+        return True
+    if isinstance(node, ast.Call):
+        decl = _inlined_def(g, node, local)
+        if decl is not None:
+            g._inlining += 1
+            try:
+                return _loops_pay(g, decl.body, set(decl.params))
+            finally:
+                g._inlining -= 1
+    return False
+
+
+def _comprehension(g, node, scope, binds, depth: int, loops: int):
+    """(lines, binds within, depth within, loops within) of the loops of a comprehension:
+    each source counted where the generator codegen writes (_generator) counts it, by the
+    same steps _walk charges, each `where` a `continue`."""
+    lines = []
+    inner = dict(binds)
+    level = depth
+    for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
+            (m.var, m.source, m.cond) for m in node.more]:
+        source = g.iterable(source_node, scope, inner)
+        var, items = g._fresh(), g._fresh()
+        kind = _item_kind(g.x.kind(source_node, g._kinds(scope, inner)))
+        inner = dict(inner)
+        inner[name] = (var, kind)
+        pad = "    " * level
+        lines += [f"{pad}{items} = {source}", f"{pad}c.steps += len({items})",
+                  f"{pad}if c.steps > c.max_steps: c.runaway()", f"{pad}for {var} in {items}:"]
+        level += 1
+        loops += 1
+        if cond_node is not None:
+            lines += [f"{'    ' * level}if not ({g.src(cond_node, scope, inner)}):", f"{'    ' * level}    continue"]
+    return lines, inner, level, loops
+
+
+def _search(g, node, scope, binds, depth: int, loops: int) -> list:
+    """`any`/`all` of a comprehension as nested loops, stopping at the first item that
+    decides."""
+    decided = "ok" if node.func == "any" else "not ok"
+    lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
+    lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + _test(g, node.element, scope, inner, level, loops)
+    lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
+    return lines
+
+
+def _tallied(g, node) -> bool:
+    """Whether `node` compares a `count` of a comprehension with a filter or more than one
+    source (`count(x for x in xs where …) == 3`) with something: counted by loops, every item
+    (a later item may fault, as it does in the generator codegen writes)."""
+    return isinstance(node, ast.Binary) and node.op in _COMPARE and isinstance(node.left, ast.Aggregate) \
+        and node.left.func == "count" and (node.left.cond is not None or bool(node.left.more)) \
+        and id(node.left) not in g._hoisted
+
+
+def _tally(g, node, scope, binds, depth: int, loops: int) -> list:
+    """A count compared, the count by loops into a local, then the comparison codegen writes
+    with that local for the count (the count is its left side: computed first, as there)."""
+    lines, _, level, _ = _comprehension(g, node.left, scope, binds, depth, loops)
+    total = g._fresh()
+    g._hoisted[id(node.left)] = total
+    try:
+        compared = g.src(node, scope, binds)
+    finally:
+        del g._hoisted[id(node.left)]
+    return [f"{'    ' * depth}{total} = 0"] + lines + [f"{'    ' * level}{total} += 1",
+                                                     f"{'    ' * depth}ok = not not ({compared})"]
+
+
+def _inlined_def(g, node, local):
+    """The def a call of it codegen writes as its body (see CodeGen._Call and _inlinable), or
+    None; `local`: the names that mean no def there."""
+    name = node.func
+    if name in local or g.x.zones.get(name) is not None:
+        return None
+    decl = g.x.program.get(name)
+    if decl is None or decl.kind != "def" or not g._inlinable(decl, node.args):
+        return None
+    return decl
+
+
+def _inlined(g, node, scope, binds):
+    """(body, binds) of a call codegen writes as the body of the def it calls, or None."""
+    decl = _inlined_def(g, node, scope.keys() | binds.keys())
+    if decl is None:
+        return None
+    kinds = g._kinds(scope, binds)
+    args = [g.src(a, scope, binds) for a in node.args]
+    arg_kinds = [g.x.kind(a, kinds) for a in node.args]
+    return decl.body, {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
 
 
 _DEEPEST = 40   # levels of indentation a prefer's statements may take (then: an expression)
