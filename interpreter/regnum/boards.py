@@ -62,6 +62,7 @@ class Board:
     coords: dict = field(default_factory=dict)     # cell -> (row, col); empty for a graph
     edge: frozenset = frozenset()     # cells from which some direction leads off the board
     _distances: dict = field(default_factory=dict, repr=False, compare=False)
+    _lines: dict = field(default_factory=dict, repr=False, compare=False)   # see line()
 
     @property
     def nodes(self) -> list:
@@ -248,17 +249,33 @@ def step(board: Board, cell, direction, n: int = 1):
     return cell
 
 
+_LINES_KEPT = 1 << 16   # lines remembered per board, emptied when full
+
+
 def line(board: Board, cell, direction, n: int) -> list:
-    """The cells 1 … n steps from `cell` in `direction`, stopping at the board's edge."""
-    table = _direction(board, direction)
+    """The cells 1 … n steps from `cell` in `direction`, stopping at the board's edge.
+
+    A fixed board never changes, so the lines from its cells are remembered (a search for
+    lines of three looks at every cell and direction, at every listing)."""
     if type(n) is not int or n < 0:
+        table = _direction(board, direction)   # an unknown direction is named first
         raise EvalError(f"line(): the number of cells must be 0 or more, not {n!r}")
+    key = (cell, direction, n)
+    known = board._lines.get(key)
+    if known is not None:
+        return list(known)
+    table = _direction(board, direction)
     out = []
+    start = cell
     for _ in range(min(n, len(board.cells))):
         cell = table.get(cell)
         if cell is None:
             break
         out.append(cell)
+    if type(start) is str and start in board.adjacency:
+        if len(board._lines) >= _LINES_KEPT:
+            board._lines.clear()
+        board._lines[key] = tuple(out)
     return out
 
 

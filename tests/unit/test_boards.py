@@ -8,6 +8,7 @@ import pytest
 
 import regnum
 from regnum import boards
+from regnum.builtins import EvalError
 from regnum.source import NO_SPAN
 
 
@@ -54,6 +55,29 @@ def test_steps_and_lines_reread_the_parity_of_each_row(land):
     assert boards.step(land, "(0,3)", "north_west") is None
     assert boards.line(land, "(7,7)", "east", 3) == ["(7,8)", "(7,9)", "(7,10)"]
     assert boards.line(land, "(0,17)", "east", 5) == ["(0,18)", "(0,19)"]   # stops at the edge
+
+
+def test_lines_are_remembered_per_board_and_answered_alike():
+    board = boards.hex_grid("b", {"rows": 6, "cols": 6, "layout": "odd_r"}, NO_SPAN)
+    first = boards.line(board, "(2,1)", "east", 3)
+    again = boards.line(board, "(2,1)", "east", 3)
+    assert first == again == ["(2,2)", "(2,3)", "(2,4)"] and first is not again
+    again.append("changed")   # a caller's list, not the remembered one
+    assert boards.line(board, "(2,1)", "east", 3) == ["(2,2)", "(2,3)", "(2,4)"]
+    assert board._lines == {("(2,1)", "east", 3): ("(2,2)", "(2,3)", "(2,4)")}
+    assert boards.line(board, "nowhere", "east", 2) == [] and len(board._lines) == 1   # not a cell: not kept
+    for wrong, message in ((True, "not True"), (-1, "not -1")):   # True is not 1, remembered or not
+        with pytest.raises(EvalError, match=f"line\\(\\): the number of cells must be 0 or more, {message}"):
+            boards.line(board, "(2,1)", "east", wrong)
+    with pytest.raises(EvalError, match="has no direction 'up'"):
+        boards.line(board, "(2,1)", "up", -1)
+    boards._LINES_KEPT, kept = 2, boards._LINES_KEPT
+    try:
+        boards.line(board, "(0,0)", "east", 1)
+        boards.line(board, "(1,0)", "east", 1)   # full: emptied, then kept
+        assert list(board._lines) == [("(1,0)", "east", 1)]
+    finally:
+        boards._LINES_KEPT = kept
 
 
 def test_edge_and_distance_and_groups(land):
