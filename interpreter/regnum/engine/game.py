@@ -245,24 +245,24 @@ class Game:
                             "and shows nothing it may not see; all_legal_moves() lists the moves of "
                             "every seat to move and sees everything (for referees, simulations and tests)")
         self._seat(player)
-        return list(self._legal(player)[0])
+        return list(self._legal(player))
 
     def all_legal_moves(self) -> list[Move]:
         """Every legal move of every seat to move, in seat order. It sees everything: the
         moves of one seat can betray that seat's secrets, so never show the list to a player
         (use legal_moves(seat)); it is for referees, simulations and tests."""
-        return [move for p in self.to_move for move in self._legal(p)[0]]
+        return [move for p in self.to_move for move in self._legal(p)]
 
-    def _legal(self, player: int) -> tuple[list, dict]:
-        """The legal moves of `player` as Move values made once per position, and where each
-        stands among the candidates (by identity): `play` of a move handed out here finds
-        it at once instead of comparing it with every candidate. Each move gets its own
-        copy of the arguments, so a caller changing one cannot change what is played."""
-        known = self._cache.get(("legal", player))
-        if known is None:
-            moves = [Move(player, name, dict(args)) for name, args, _ in self._candidates(player)]
-            known = self._cache[("legal", player)] = (moves, {id(m): i for i, m in enumerate(moves)})
-        return known
+    def _legal(self, player: int) -> list:
+        """The legal moves of `player` as Move values made once per position: `play` of a
+        move handed out here finds it by identity instead of comparing it with every
+        candidate. Each move gets its own copy of the arguments, so a caller changing one
+        cannot change what is played."""
+        moves = self._cache.get(("legal", player))
+        if moves is None:
+            moves = self._cache[("legal", player)] = [
+                Move(player, name, dict(args)) for name, args, _ in self._candidates(player)]
+        return moves
 
     # ── playing ──
     def play(self, move: Move) -> None:
@@ -281,12 +281,13 @@ class Game:
     def _play(self, move: Move) -> None:
         known = self._cache.get(("legal", move.player)) if type(move.player) is int else None
         if known is not None:
-            i = known[1].get(id(move))
-            if i is not None and known[0][i] is move:
-                _, args, env = self._candidates(move.player)[i]
-                if _same(move.args, args):   # as handed out: its shape and legality are known
-                    self._apply(move, env)
-                    return
+            for i, handed in enumerate(known):
+                if handed is move:
+                    _, args, env = self._candidates(move.player)[i]
+                    if _same(move.args, args):   # as handed out: its shape and legality are known
+                        self._apply(move, env)
+                        return
+                    break
         _check_shape(move)
         stack = self._waiting().get(move.player)
         if stack is None:
