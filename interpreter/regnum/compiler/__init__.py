@@ -17,6 +17,7 @@ from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceTy
                     View, ZoneFamily)
 from .options import type_check
 from . import listers, native, ties
+from .prefers import prefer_narrower
 from .statements import StmtCompiler
 
 __all__ = ["compile_program"]
@@ -318,7 +319,7 @@ class _Compiler:
                           c.message or f"rule '{c.name}' prefers another choice", c.span,
                           f"prefer:{decl.name}.{c.name}", per=tuple(n for n, _ in c.per),
                           many=self.exprs.codegen.test_many(c.cond, scope),
-                          narrow=listers.prefer_narrower(self.exprs.codegen, decl.name, params, c, scope))
+                          narrow=prefer_narrower(self.exprs.codegen, decl.name, params, c, scope))
                    for c in decl.prefers]
         body = f"action:{decl.name}"
         stmts.procedure(body, "action", decl.span, decl.body, scope)

@@ -36,7 +36,7 @@ happens. So it keeps the walk's order of work:
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
-written as statements and loops (as a prefer is, _test): the generator and the call of
+written as statements and loops (conditions.py, as a prefer is): the generator and the call of
 any() per choice cost more than the few items they judge. The loops charge each source
 where the generator would and stop where it would (a count goes through every item), so
 the moves, counts, steps and faults stay those of the expression.
@@ -46,10 +46,8 @@ cannot be compiled: Python refuses more than 20 nested blocks, so an action with
 than 20 parameters (fewer when some domains are cached by the values they read: each
 such cache is a `try`), or a require the code generator cannot nest that deep.
 
-Each prefer gets a generated function too (prefer_narrower, Clause.narrow): it judges the
-moves once they are listed, whichever way, and keeps what decisions._narrow keeps, the
-reference it is tested against (see _Narrower for what it saves and why it keeps the
-reference's order of work).
+Each prefer gets a generated function too (prefers.py, Clause.narrow): it judges the
+moves once they are listed, whichever way, and keeps what decisions._narrow keeps.
 """
 from __future__ import annotations
 
@@ -57,7 +55,8 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .. import ast
-from .codegen import _COMPARE, STATE_LOCALS, _item_kind, _size
+from .codegen import STATE_LOCALS, _size
+from .conditions import loops_pay, test_lines
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -84,9 +83,10 @@ def _helpers() -> dict:
     global _HELPERS
     if _HELPERS is None:
         from ..engine import decisions
+        from .prefers import KEYED
         _HELPERS = {"_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
-                    "_m_key": decisions._key, "_m_keyed": _KEYED,
+                    "_m_key": decisions._key, "_m_keyed": KEYED,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_set": set, "_m_zip": zip}
     return _HELPERS
@@ -253,10 +253,10 @@ class _Writer:
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
-            if _loops_pay(g, node, self.scope.keys() | self.binds.keys()):
-                # any/all/count of a comprehension as loops, as in a prefer (see _Narrower):
+            if loops_pay(g, node, self.scope.keys() | self.binds.keys()):
+                # any/all/count of a comprehension as loops, as in a prefer (see prefers._Narrower):
                 # this is the innermost loop, where a generator per choice costs the most
-                self.lines += _test(g, node, self.scope, self.binds, depth + 1, depth)
+                self.lines += test_lines(g, node, self.scope, self.binds, depth + 1, depth)
                 self.emit(depth + 1, "if not ok:")
             else:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
@@ -317,273 +317,6 @@ class _Writer:
             self.emit(depth, f"it{i} = f{i}")
 
 
-# The types of values that may key a prefer's memo: a value of these equals only values of
-# its own type (True == 1: booleans are judged afresh, never taken for a number kept).
-_KEYED = frozenset({int, str, type(None)})
-
-
-def prefer_narrower(codegen, action_name: str, params: list, clause, scope: dict) -> Callable | None:
-    """`f(ctx, player, found)` -> the moves of `found` [(args, env)…] that one prefer keeps,
-    exactly those and in the order decisions._narrow keeps them, or None (then _narrow is used).
-
-    params: the action's Params; clause: the prefer's syntax (its condition and `per`);
-    scope: the kinds of the action's locals."""
-    try:
-        return _Narrower(codegen, action_name, params, clause, scope).function()
-    except (SyntaxError, RecursionError, MemoryError, CompileError):
-        return None
-
-
-class _Narrower:
-    """A prefer judges every legal move after the listing, in the listing's order (a prefer
-    that faults must fault on the move the reference faults on, and only once the listing
-    itself succeeded, which may have taken the plain way). Generated, it reads the state
-    through locals and each parameter it reads from the move's env once; it judges each
-    combination of the parameters it reads once (when it leaves one unread: the moves are
-    otherwise each a different combination); it keeps the calls that read no parameter for
-    the whole narrowing; and it computes a group's key once per run of moves sharing the
-    very values of the `per` parameters instead of once per move.
-
-    The condition is written as statements where Python would spend more on the machinery
-    than on the work: `any`/`all` of a comprehension as loops (a generator and a call of
-    any() per move cost more than a few items judged), `and`/`or`/`not`/`if` as tests of
-    `ok`, a def codegen inlines as its body. Each part is computed in the order and with the
-    steps the expression codegen writes for it (`many`) would compute it."""
-
-    def __init__(self, codegen, action_name, params, clause, scope):
-        self.g = codegen
-        self.action = action_name
-        self.clause = clause
-        self.scope = scope
-        used = {name for name, _, _ in free_names(clause.cond)}
-        names = list(dict.fromkeys(p.name for p in params))
-        self.names = names
-        self.read = [n for n in names if n in used]
-        self.per = [n for n, _ in clause.per]
-        self.memo = len(self.read) < len(names)
-
-    def function(self):
-        g = self.g
-        g.ns.update(_helpers())
-        fname = f"_prefer{next(g._ids)}"
-        binds = {"player": ("pl", self.scope.get("player", "player"))}
-        for j, name in enumerate(self.read):
-            binds[name] = (f"v{j}", self.scope.get(name) or "value")
-        closures, kept = [], []
-        state_locals, g.state_locals = g.state_locals, True
-        try:
-            for n, scope, local in self._hoistable(binds):
-                if id(n) in g._hoisted:
-                    continue
-                number = len(kept)
-                closures += [f"    hq{number} = _UNSET", f"    def hf{number}():", f"        nonlocal hq{number}",
-                             f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
-                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
-                kept.append(id(n))
-            test = _test(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
-        finally:
-            for n in kept:
-                g._hoisted.pop(n, None)
-            g.state_locals = state_locals
-        lines = [f"def {fname}(c, player, found):"]
-        lines += [f"    {local} = c.state.{part}" for part, local in STATE_LOCALS.items()]
-        lines += ["    pl = player"] + closures
-        lines += self._loop(test)
-        source = "\n".join(lines) + "\n"
-        exec(compile(source, f"<regnum prefer {self.action}.{self.clause.name}>", "exec"), g.ns)
-        fn = g.ns[fname]
-        fn.source = source   # for reading what was generated
-        return fn
-
-    def _hoistable(self, binds):
-        """(node, scope, binds) of each call the prefer can compute once per narrowing: those
-        that read no parameter (the player is the same for every move), and those inside the
-        bodies of the defs it calls that read none of the def's parameters."""
-        g = self.g
-        for n in g._invariant_calls(self.clause.cond, set(self.names)):
-            yield n, self.scope, binds
-        for n in _state_only_calls(g, self.clause.cond, set()):
-            yield n, {}, {}
-
-    def _loop(self, test: list) -> list:
-        """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as
-        _narrow keeps it."""
-        per, read = self.per, self.read
-        lines = []
-        if self.memo:
-            lines.append("    memo = {}")
-        if per:
-            lines += ["    good = _m_set()", "    marks = []"] + [f"    q{j} = _UNSET" for j in range(len(per))]
-        else:
-            lines.append("    kept = []")
-        lines.append("    for m in found:")
-        if read:
-            lines.append("        e = m[1]")
-            lines += [f"        v{j} = e[{name!r}]" for j, name in enumerate(read)]
-        if self.memo:
-            key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
-            keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
-            lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
-            lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
-            lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
-        else:
-            lines += test
-        if not per:
-            lines += ["        if ok:", "            kept.append(m)", "    return kept if kept else found"]
-            return lines
-        # The group of a move: the key _narrow gives it (decisions._hashable of each `per`
-        # argument), computed again only when an argument is another object than the last.
-        lines.append("        a = m[0]")
-        lines += [f"        p{j} = a[{name!r}]" for j, name in enumerate(per)]
-        lines.append(f"        if {' or '.join(f'p{j} is not q{j}' for j in range(len(per)))}:")
-        lines += [f"            q{j} = p{j}" for j in range(len(per))]
-        parts = [f"(p{j} if type(p{j}) is int or type(p{j}) is str else _m_key(p{j}))" for j in range(len(per))]
-        lines.append(f"            gk = {parts[0] if len(parts) == 1 else '(' + ', '.join(parts) + ')'}")
-        lines += ["        if ok:", "            good.add(gk)", "            marks.append(None)",
-                  "        else:", "            marks.append(gk)",
-                  "    if not good:", "        return found",
-                  "    return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
-        return lines
-
-
-def _test(g, node, scope, binds, depth: int, loops: int) -> list:
-    """Lines, indented `depth` levels, that set `ok` to the truth (a bool) of `node`;
-    `loops` counts the loops around them (Python nests at most 20)."""
-    pad = "    " * depth
-    if depth < _DEEPEST and loops < _LOOPS and id(node) not in g._hoisted:
-        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-            return _test(g, node.left, scope, binds, depth, loops) \
-                + [f"{pad}if {'ok' if node.op == 'and' else 'not ok'}:"] \
-                + _test(g, node.right, scope, binds, depth + 1, loops)
-        if isinstance(node, ast.Unary) and node.op == "not":
-            return _test(g, node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
-        if isinstance(node, ast.IfExpr):
-            return _test(g, node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
-                + _test(g, node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
-                + _test(g, node.otherwise, scope, binds, depth + 1, loops)
-        if isinstance(node, ast.Aggregate) and node.func in ("any", "all"):
-            return _search(g, node, scope, binds, depth, loops)
-        if _tallied(g, node):
-            return _tally(g, node, scope, binds, depth, loops)
-        if isinstance(node, ast.Call):
-            inlined = _inlined(g, node, scope, binds)
-            if inlined is not None:
-                body, inner = inlined
-                g._inlining += 1
-                try:
-                    return _test(g, body, {}, inner, depth, loops)
-                finally:
-                    g._inlining -= 1
-    return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
-
-
-def _loops_pay(g, node, local: set) -> bool:
-    """Whether _test writes a loop for `node` (`local`: the names that are not the ruleset's
-    there). Only then is a require worth writing as statements: a plain condition costs
-    less as the one `if` it is."""
-    if id(node) in g._hoisted:
-        return False
-    if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-        return _loops_pay(g, node.left, local) or _loops_pay(g, node.right, local)
-    if isinstance(node, ast.Unary) and node.op == "not":
-        return _loops_pay(g, node.operand, local)
-    if isinstance(node, ast.IfExpr):
-        return any(_loops_pay(g, n, local) for n in (node.cond, node.then, node.otherwise))
-    if isinstance(node, ast.Aggregate) and node.func in ("any", "all") or _tallied(g, node):
-        return True
-    if isinstance(node, ast.Call):
-        decl = _inlined_def(g, node, local)
-        if decl is not None:
-            g._inlining += 1
-            try:
-                return _loops_pay(g, decl.body, set(decl.params))
-            finally:
-                g._inlining -= 1
-    return False
-
-
-def _comprehension(g, node, scope, binds, depth: int, loops: int):
-    """(lines, binds within, depth within, loops within) of the loops of a comprehension:
-    each source counted where the generator codegen writes (_generator) counts it, by the
-    same steps _walk charges, each `where` a `continue`."""
-    lines = []
-    inner = dict(binds)
-    level = depth
-    for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
-            (m.var, m.source, m.cond) for m in node.more]:
-        source = g.iterable(source_node, scope, inner)
-        var, items = g._fresh(), g._fresh()
-        kind = _item_kind(g.x.kind(source_node, g._kinds(scope, inner)))
-        inner = dict(inner)
-        inner[name] = (var, kind)
-        pad = "    " * level
-        lines += [f"{pad}{items} = {source}", f"{pad}c.steps += len({items})",
-                  f"{pad}if c.steps > c.max_steps: c.runaway()", f"{pad}for {var} in {items}:"]
-        level += 1
-        loops += 1
-        if cond_node is not None:
-            lines += [f"{'    ' * level}if not ({g.src(cond_node, scope, inner)}):", f"{'    ' * level}    continue"]
-    return lines, inner, level, loops
-
-
-def _search(g, node, scope, binds, depth: int, loops: int) -> list:
-    """`any`/`all` of a comprehension as nested loops, stopping at the first item that
-    decides."""
-    decided = "ok" if node.func == "any" else "not ok"
-    lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
-    lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + _test(g, node.element, scope, inner, level, loops)
-    lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
-    return lines
-
-
-def _tallied(g, node) -> bool:
-    """Whether `node` compares a `count` of a comprehension with a filter or more than one
-    source (`count(x for x in xs where …) == 3`) with something: counted by loops, every item
-    (a later item may fault, as it does in the generator codegen writes)."""
-    return isinstance(node, ast.Binary) and node.op in _COMPARE and isinstance(node.left, ast.Aggregate) \
-        and node.left.func == "count" and (node.left.cond is not None or bool(node.left.more)) \
-        and id(node.left) not in g._hoisted
-
-
-def _tally(g, node, scope, binds, depth: int, loops: int) -> list:
-    """A count compared, the count by loops into a local, then the comparison codegen writes
-    with that local for the count (the count is its left side: computed first, as there)."""
-    lines, _, level, _ = _comprehension(g, node.left, scope, binds, depth, loops)
-    total = g._fresh()
-    g._hoisted[id(node.left)] = total
-    try:
-        compared = g.src(node, scope, binds)
-    finally:
-        del g._hoisted[id(node.left)]
-    return [f"{'    ' * depth}{total} = 0"] + lines + [f"{'    ' * level}{total} += 1",
-                                                     f"{'    ' * depth}ok = not not ({compared})"]
-
-
-def _inlined_def(g, node, local):
-    """The def a call of it codegen writes as its body (see CodeGen._Call and _inlinable), or
-    None; `local`: the names that mean no def there."""
-    name = node.func
-    if name in local or g.x.zones.get(name) is not None:
-        return None
-    decl = g.x.program.get(name)
-    if decl is None or decl.kind != "def" or not g._inlinable(decl, node.args):
-        return None
-    return decl
-
-
-def _inlined(g, node, scope, binds):
-    """(body, binds) of a call codegen writes as the body of the def it calls, or None."""
-    decl = _inlined_def(g, node, scope.keys() | binds.keys())
-    if decl is None:
-        return None
-    kinds = g._kinds(scope, binds)
-    args = [g.src(a, scope, binds) for a in node.args]
-    arg_kinds = [g.x.kind(a, kinds) for a in node.args]
-    return decl.body, {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
-
-
-_DEEPEST = 40   # levels of indentation a prefer's statements may take (then: an expression)
-_LOOPS = 15     # loops around them, the loop over the moves included
 
 
 def _state_only_calls(g, node, seen: set):

@@ -279,7 +279,7 @@ def _narrow(ctx: Ctx, clause, found: list) -> list:
 
 def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     """Every legal (args, env) of `action` for `player`, after requires and prefers: each
-    prefer applied by its generated narrowing (compiler/listers.py, prefer_narrower), which
+    prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower), which
     keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
     out = _enumerate(ctx, action, player)
     if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything

@@ -1,0 +1,154 @@
+"""Conditions written as statements and loops instead of one expression.
+
+A require or a prefer judged for every candidate move often holds an `any`/`all` of a
+comprehension or a count of one compared with a number; as an expression that is a
+generator and a call of any() per candidate, which cost more than the few items judged.
+Written as nested loops, the same work stops where the generator would stop (a count goes
+through every item), charges each source where the generator charges it and faults where
+it faults, so moves, coverage, steps and errors stay those of the expression. Used by the
+move listers (listers.py) and the prefers' narrowings (prefers.py).
+"""
+from __future__ import annotations
+
+from .. import ast
+from .codegen import _COMPARE, _item_kind
+
+
+def test_lines(g, node, scope, binds, depth: int, loops: int) -> list:
+    """Lines, indented `depth` levels, that set `ok` to the truth (a bool) of `node`;
+    `loops` counts the loops around them (Python nests at most 20)."""
+    pad = "    " * depth
+    if depth < _DEEPEST and loops < _LOOPS and id(node) not in g._hoisted:
+        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            return test_lines(g, node.left, scope, binds, depth, loops) \
+                + [f"{pad}if {'ok' if node.op == 'and' else 'not ok'}:"] \
+                + test_lines(g, node.right, scope, binds, depth + 1, loops)
+        if isinstance(node, ast.Unary) and node.op == "not":
+            return test_lines(g, node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
+        if isinstance(node, ast.IfExpr):
+            return test_lines(g, node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
+                + test_lines(g, node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
+                + test_lines(g, node.otherwise, scope, binds, depth + 1, loops)
+        if isinstance(node, ast.Aggregate) and node.func in ("any", "all"):
+            return _search(g, node, scope, binds, depth, loops)
+        if _tallied(g, node):
+            return _tally(g, node, scope, binds, depth, loops)
+        if isinstance(node, ast.Call):
+            inlined = _inlined(g, node, scope, binds)
+            if inlined is not None:
+                body, inner = inlined
+                g._inlining += 1
+                try:
+                    return test_lines(g, body, {}, inner, depth, loops)
+                finally:
+                    g._inlining -= 1
+    return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
+
+
+def loops_pay(g, node, local: set) -> bool:
+    """Whether test_lines writes a loop for `node` (`local`: the names that are not the ruleset's
+    there). Only then is a require worth writing as statements: a plain condition costs
+    less as the one `if` it is."""
+    if id(node) in g._hoisted:
+        return False
+    if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+        return loops_pay(g, node.left, local) or loops_pay(g, node.right, local)
+    if isinstance(node, ast.Unary) and node.op == "not":
+        return loops_pay(g, node.operand, local)
+    if isinstance(node, ast.IfExpr):
+        return any(loops_pay(g, n, local) for n in (node.cond, node.then, node.otherwise))
+    if isinstance(node, ast.Aggregate) and node.func in ("any", "all") or _tallied(g, node):
+        return True
+    if isinstance(node, ast.Call):
+        decl = _inlined_def(g, node, local)
+        if decl is not None:
+            g._inlining += 1
+            try:
+                return loops_pay(g, decl.body, set(decl.params))
+            finally:
+                g._inlining -= 1
+    return False
+
+
+def _comprehension(g, node, scope, binds, depth: int, loops: int):
+    """(lines, binds within, depth within, loops within) of the loops of a comprehension:
+    each source counted where the generator codegen writes (_generator) counts it, by the
+    same steps _walk charges, each `where` a `continue`."""
+    lines = []
+    inner = dict(binds)
+    level = depth
+    for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
+            (m.var, m.source, m.cond) for m in node.more]:
+        source = g.iterable(source_node, scope, inner)
+        var, items = g._fresh(), g._fresh()
+        kind = _item_kind(g.x.kind(source_node, g._kinds(scope, inner)))
+        inner = dict(inner)
+        inner[name] = (var, kind)
+        pad = "    " * level
+        lines += [f"{pad}{items} = {source}", f"{pad}c.steps += len({items})",
+                  f"{pad}if c.steps > c.max_steps: c.runaway()", f"{pad}for {var} in {items}:"]
+        level += 1
+        loops += 1
+        if cond_node is not None:
+            lines += [f"{'    ' * level}if not ({g.src(cond_node, scope, inner)}):", f"{'    ' * level}    continue"]
+    return lines, inner, level, loops
+
+
+def _search(g, node, scope, binds, depth: int, loops: int) -> list:
+    """`any`/`all` of a comprehension as nested loops, stopping at the first item that
+    decides."""
+    decided = "ok" if node.func == "any" else "not ok"
+    lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
+    lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + test_lines(g, node.element, scope, inner, level, loops)
+    lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
+    return lines
+
+
+def _tallied(g, node) -> bool:
+    """Whether `node` compares a `count` of a comprehension with a filter or more than one
+    source (`count(x for x in xs where …) == 3`) with something: counted by loops, every item
+    (a later item may fault, as it does in the generator codegen writes)."""
+    return isinstance(node, ast.Binary) and node.op in _COMPARE and isinstance(node.left, ast.Aggregate) \
+        and node.left.func == "count" and (node.left.cond is not None or bool(node.left.more)) \
+        and id(node.left) not in g._hoisted
+
+
+def _tally(g, node, scope, binds, depth: int, loops: int) -> list:
+    """A count compared, the count by loops into a local, then the comparison codegen writes
+    with that local for the count (the count is its left side: computed first, as there)."""
+    lines, _, level, _ = _comprehension(g, node.left, scope, binds, depth, loops)
+    total = g._fresh()
+    g._hoisted[id(node.left)] = total
+    try:
+        compared = g.src(node, scope, binds)
+    finally:
+        del g._hoisted[id(node.left)]
+    return [f"{'    ' * depth}{total} = 0"] + lines + [f"{'    ' * level}{total} += 1",
+                                                     f"{'    ' * depth}ok = not not ({compared})"]
+
+
+def _inlined_def(g, node, local):
+    """The def a call of it codegen writes as its body (see CodeGen._Call and _inlinable), or
+    None; `local`: the names that mean no def there."""
+    name = node.func
+    if name in local or g.x.zones.get(name) is not None:
+        return None
+    decl = g.x.program.get(name)
+    if decl is None or decl.kind != "def" or not g._inlinable(decl, node.args):
+        return None
+    return decl
+
+
+def _inlined(g, node, scope, binds):
+    """(body, binds) of a call codegen writes as the body of the def it calls, or None."""
+    decl = _inlined_def(g, node, scope.keys() | binds.keys())
+    if decl is None:
+        return None
+    kinds = g._kinds(scope, binds)
+    args = [g.src(a, scope, binds) for a in node.args]
+    arg_kinds = [g.x.kind(a, kinds) for a in node.args]
+    return decl.body, {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
+
+
+_DEEPEST = 40   # levels of indentation a prefer's statements may take (then: an expression)
+_LOOPS = 15     # loops around them, the loop over the moves included

@@ -1,0 +1,144 @@
+"""A generated function per `prefer`: which of the listed moves it keeps.
+
+decisions._narrow is the reference (and the path of explain()); the function generated here
+keeps exactly what it keeps, in the same order, with the same faults, for less: see
+_Narrower.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..check.walk import free_names
+from .codegen import STATE_LOCALS
+from .conditions import _DEEPEST, _LOOPS, test_lines
+from .expressions import CompileError
+from .listers import _helpers, _state_only_calls
+
+
+# The types of values that may key a prefer's memo: a value of these equals only values of
+# its own type (True == 1: booleans are judged afresh, never taken for a number kept).
+KEYED = frozenset({int, str, type(None)})
+
+
+def prefer_narrower(codegen, action_name: str, params: list, clause, scope: dict) -> Callable | None:
+    """`f(ctx, player, found)` -> the moves of `found` [(args, env)…] that one prefer keeps,
+    exactly those and in the order decisions._narrow keeps them, or None (then _narrow is used).
+
+    params: the action's Params; clause: the prefer's syntax (its condition and `per`);
+    scope: the kinds of the action's locals."""
+    try:
+        return _Narrower(codegen, action_name, params, clause, scope).function()
+    except (SyntaxError, RecursionError, MemoryError, CompileError):
+        return None
+
+
+class _Narrower:
+    """A prefer judges every legal move after the listing, in the listing's order (a prefer
+    that faults must fault on the move the reference faults on, and only once the listing
+    itself succeeded, which may have taken the plain way). Generated, it reads the state
+    through locals and each parameter it reads from the move's env once; it judges each
+    combination of the parameters it reads once (when it leaves one unread: the moves are
+    otherwise each a different combination); it keeps the calls that read no parameter for
+    the whole narrowing; and it computes a group's key once per run of moves sharing the
+    very values of the `per` parameters instead of once per move.
+
+    The condition is written as statements where Python would spend more on the machinery
+    than on the work: `any`/`all` of a comprehension as loops (a generator and a call of
+    any() per move cost more than a few items judged), `and`/`or`/`not`/`if` as tests of
+    `ok`, a def codegen inlines as its body. Each part is computed in the order and with the
+    steps the expression codegen writes for it (`many`) would compute it."""
+
+    def __init__(self, codegen, action_name, params, clause, scope):
+        self.g = codegen
+        self.action = action_name
+        self.clause = clause
+        self.scope = scope
+        used = {name for name, _, _ in free_names(clause.cond)}
+        names = list(dict.fromkeys(p.name for p in params))
+        self.names = names
+        self.read = [n for n in names if n in used]
+        self.per = [n for n, _ in clause.per]
+        self.memo = len(self.read) < len(names)
+
+    def function(self):
+        g = self.g
+        g.ns.update(_helpers())
+        fname = f"_prefer{next(g._ids)}"
+        binds = {"player": ("pl", self.scope.get("player", "player"))}
+        for j, name in enumerate(self.read):
+            binds[name] = (f"v{j}", self.scope.get(name) or "value")
+        closures, kept = [], []
+        state_locals, g.state_locals = g.state_locals, True
+        try:
+            for n, scope, local in self._hoistable(binds):
+                if id(n) in g._hoisted:
+                    continue
+                number = len(kept)
+                closures += [f"    hq{number} = _UNSET", f"    def hf{number}():", f"        nonlocal hq{number}",
+                             f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
+                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+                kept.append(id(n))
+            test = test_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+        finally:
+            for n in kept:
+                g._hoisted.pop(n, None)
+            g.state_locals = state_locals
+        lines = [f"def {fname}(c, player, found):"]
+        lines += [f"    {local} = c.state.{part}" for part, local in STATE_LOCALS.items()]
+        lines += ["    pl = player"] + closures
+        lines += self._loop(test)
+        source = "\n".join(lines) + "\n"
+        exec(compile(source, f"<regnum prefer {self.action}.{self.clause.name}>", "exec"), g.ns)
+        fn = g.ns[fname]
+        fn.source = source   # for reading what was generated
+        return fn
+
+    def _hoistable(self, binds):
+        """(node, scope, binds) of each call the prefer can compute once per narrowing: those
+        that read no parameter (the player is the same for every move), and those inside the
+        bodies of the defs it calls that read none of the def's parameters."""
+        g = self.g
+        for n in g._invariant_calls(self.clause.cond, set(self.names)):
+            yield n, self.scope, binds
+        for n in _state_only_calls(g, self.clause.cond, set()):
+            yield n, {}, {}
+
+    def _loop(self, test: list) -> list:
+        """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as
+        _narrow keeps it."""
+        per, read = self.per, self.read
+        lines = []
+        if self.memo:
+            lines.append("    memo = {}")
+        if per:
+            lines += ["    good = _m_set()", "    marks = []"] + [f"    q{j} = _UNSET" for j in range(len(per))]
+        else:
+            lines.append("    kept = []")
+        lines.append("    for m in found:")
+        if read:
+            lines.append("        e = m[1]")
+            lines += [f"        v{j} = e[{name!r}]" for j, name in enumerate(read)]
+        if self.memo:
+            key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
+            keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
+            lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
+            lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
+            lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
+        else:
+            lines += test
+        if not per:
+            lines += ["        if ok:", "            kept.append(m)", "    return kept if kept else found"]
+            return lines
+        # The group of a move: the key _narrow gives it (decisions._hashable of each `per`
+        # argument), computed again only when an argument is another object than the last.
+        lines.append("        a = m[0]")
+        lines += [f"        p{j} = a[{name!r}]" for j, name in enumerate(per)]
+        lines.append(f"        if {' or '.join(f'p{j} is not q{j}' for j in range(len(per)))}:")
+        lines += [f"            q{j} = p{j}" for j in range(len(per))]
+        parts = [f"(p{j} if type(p{j}) is int or type(p{j}) is str else _m_key(p{j}))" for j in range(len(per))]
+        lines.append(f"            gk = {parts[0] if len(parts) == 1 else '(' + ', '.join(parts) + ')'}")
+        lines += ["        if ok:", "            good.add(gk)", "            marks.append(None)",
+                  "        else:", "            marks.append(gk)",
+                  "    if not good:", "        return found",
+                  "    return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
+        return lines
