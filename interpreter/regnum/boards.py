@@ -258,7 +258,7 @@ def line(board: Board, cell, direction, n: int) -> list:
     A fixed board never changes, so the lines from its cells are remembered (a search for
     lines of three looks at every cell and direction, at every listing)."""
     if type(n) is not int or n < 0:
-        table = _direction(board, direction)   # an unknown direction is named first
+        _direction(board, direction)   # an unknown direction is named first
         raise EvalError(f"line(): the number of cells must be 0 or more, not {n!r}")
     key = (cell, direction, n)
     known = board._lines.get(key)

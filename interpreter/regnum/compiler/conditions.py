@@ -14,21 +14,21 @@ from .. import ast
 from .codegen import _COMPARE, _item_kind
 
 
-def test_lines(g, node, scope, binds, depth: int, loops: int) -> list:
+def truth_lines(g, node, scope, binds, depth: int, loops: int) -> list:
     """Lines, indented `depth` levels, that set `ok` to the truth (a bool) of `node`;
     `loops` counts the loops around them (Python nests at most 20)."""
     pad = "    " * depth
     if depth < _DEEPEST and loops < _LOOPS and id(node) not in g._hoisted:
         if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-            return test_lines(g, node.left, scope, binds, depth, loops) \
+            return truth_lines(g, node.left, scope, binds, depth, loops) \
                 + [f"{pad}if {'ok' if node.op == 'and' else 'not ok'}:"] \
-                + test_lines(g, node.right, scope, binds, depth + 1, loops)
+                + truth_lines(g, node.right, scope, binds, depth + 1, loops)
         if isinstance(node, ast.Unary) and node.op == "not":
-            return test_lines(g, node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
+            return truth_lines(g, node.operand, scope, binds, depth, loops) + [f"{pad}ok = not ok"]
         if isinstance(node, ast.IfExpr):
-            return test_lines(g, node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
-                + test_lines(g, node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
-                + test_lines(g, node.otherwise, scope, binds, depth + 1, loops)
+            return truth_lines(g, node.cond, scope, binds, depth, loops) + [f"{pad}if ok:"] \
+                + truth_lines(g, node.then, scope, binds, depth + 1, loops) + [f"{pad}else:"] \
+                + truth_lines(g, node.otherwise, scope, binds, depth + 1, loops)
         if isinstance(node, ast.Aggregate) and node.func in ("any", "all"):
             return _search(g, node, scope, binds, depth, loops)
         if _tallied(g, node):
@@ -39,14 +39,14 @@ def test_lines(g, node, scope, binds, depth: int, loops: int) -> list:
                 body, inner = inlined
                 g._inlining += 1
                 try:
-                    return test_lines(g, body, {}, inner, depth, loops)
+                    return truth_lines(g, body, {}, inner, depth, loops)
                 finally:
                     g._inlining -= 1
     return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
 
 
 def loops_pay(g, node, local: set) -> bool:
-    """Whether test_lines writes a loop for `node` (`local`: the names that are not the ruleset's
+    """Whether truth_lines writes a loop for `node` (`local`: the names that are not the ruleset's
     there). Only then is a require worth writing as statements: a plain condition costs
     less as the one `if` it is."""
     if id(node) in g._hoisted:
@@ -99,7 +99,7 @@ def _search(g, node, scope, binds, depth: int, loops: int) -> list:
     decides."""
     decided = "ok" if node.func == "any" else "not ok"
     lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
-    lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + test_lines(g, node.element, scope, inner, level, loops)
+    lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + truth_lines(g, node.element, scope, inner, level, loops)
     lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
     return lines
 

@@ -56,7 +56,7 @@ from typing import Callable
 from ..check.walk import free_names
 from .. import ast
 from .codegen import STATE_LOCALS, _size
-from .conditions import loops_pay, test_lines
+from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -256,7 +256,7 @@ class _Writer:
             if loops_pay(g, node, self.scope.keys() | self.binds.keys()):
                 # any/all/count of a comprehension as loops, as in a prefer (see prefers._Narrower):
                 # this is the innermost loop, where a generator per choice costs the most
-                self.lines += test_lines(g, node, self.scope, self.binds, depth + 1, depth)
+                self.lines += truth_lines(g, node, self.scope, self.binds, depth + 1, depth)
                 self.emit(depth + 1, "if not ok:")
             else:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")

@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .codegen import STATE_LOCALS
-from .conditions import _DEEPEST, _LOOPS, test_lines
+from .conditions import _DEEPEST, _LOOPS, truth_lines
 from .expressions import CompileError
 from .listers import _helpers, _state_only_calls
 
@@ -78,7 +78,7 @@ class _Narrower:
                              f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
-            test = test_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+            test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
         finally:
             for n in kept:
                 g._hoisted.pop(n, None)

@@ -281,26 +281,23 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     """Every legal (args, env) of `action` for `player`, after requires and prefers: each
     prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower), which
     keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
-    out = _enumerate(ctx, action, player)
-    if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
-        return out
-    hits = ctx.hits
-    for clause in action.prefers:
-        narrow = clause.narrow
-        narrowed = narrow(ctx, player, out) if narrow is not None else _narrow(ctx, clause, out)
-        if len(narrowed) < len(out):
-            hits[clause.hit] = hits.get(clause.hit, 0) + 1
-        out = narrowed
-    return out
+    return _preferred(ctx, action, player, _enumerate(ctx, action, player), generated=True)
 
 
 def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     """`candidates` by the reference path: the generic walk, each prefer applied by `_narrow`
     (the generated listers and narrowings are tested against it)."""
-    out = _enumerate_generic(ctx, action, player)
+    return _preferred(ctx, action, player, _enumerate_generic(ctx, action, player), generated=False)
+
+
+def _preferred(ctx: Ctx, action, player: int, out: list, generated: bool) -> list:
+    """The moves `out` after each prefer of `action`, each counted where it narrowed."""
+    if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
+        return out
     hits = ctx.hits
     for clause in action.prefers:
-        narrowed = _narrow(ctx, clause, out)
+        narrow = clause.narrow if generated else None
+        narrowed = narrow(ctx, player, out) if narrow is not None else _narrow(ctx, clause, out)
         if len(narrowed) < len(out):
             hits[clause.hit] = hits.get(clause.hit, 0) + 1
         out = narrowed
