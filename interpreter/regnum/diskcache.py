@@ -1,8 +1,9 @@
 """Where regnum keeps what it computed once and may reuse in a later process.
 
 Building the parser's tables from the grammar is most of a cold start (about a quarter of a
-second); they depend on nothing but the grammar and Lark's version, so they are kept on disk.
-A cache is read back with pickle, so it is used only where nobody else can write: a folder
+second); they depend on nothing but the grammar and Lark's version, so they are kept on disk,
+as is the compiled code of each ruleset loaded (compiler/codecache.py). A cache is read back
+with pickle or marshal, so it is used only where nobody else can write: a folder
 and file owned by the user running regnum and writable by nobody else. Anything else (a
 shared or read-only folder, an odd owner, no home) means no cache, never an error: the cache
 only saves time.
@@ -65,3 +66,19 @@ def _private(path: Path, is_dir: bool) -> bool:
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         return False
     return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def prune(kind: str, keep: int) -> None:
+    """Delete all but the `keep` most recently written files of `kind`: a cache keyed by
+    what an author edits (a ruleset's hash) would otherwise grow with every edit."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)
+                 if entry.name.startswith(f"{kind}-") and entry.name.endswith(".cache") and entry.is_file()]
+        files.sort(reverse=True)
+        for _, path in files[keep:]:
+            os.unlink(path)
+    except OSError:
+        pass

@@ -16,7 +16,7 @@ from .expressions import CompileError, ExprCompiler
 from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
                     View, ZoneFamily)
 from .options import type_check
-from . import listers, native, ties
+from . import codecache, listers, native, ties
 from .prefers import prefer_narrower
 from .statements import StmtCompiler
 
@@ -73,6 +73,7 @@ def _touches_secret(body, program, seen: set) -> bool:
 class _Compiler:
     def __init__(self, program: Program, limits: Limits):
         self.p = program
+        self.limits = limits
         # Every constant, board setting and field default is computed at load within one
         # budget of steps (a ruleset's constants cannot hang or exhaust `regnum check`).
         from ..engine.runtime import Ctx
@@ -86,6 +87,16 @@ class _Compiler:
     def run(self) -> Model:
         p = self.p
         self.exprs = ExprCompiler(p, self.consts, self.zones, self.boards)
+        cache = self.exprs.codegen.code_cache = codecache.for_ruleset(p.text_hash, self.limits)
+        try:
+            model = self._model()
+        finally:
+            self.exprs.codegen.code_cache = None   # what compiles later, lazily, is not kept
+        cache.keep()
+        return model
+
+    def _model(self) -> Model:
+        p = self.p
         self._consts_and_boards()
         for decl in p.of_kind("zone"):
             self._zone(decl)

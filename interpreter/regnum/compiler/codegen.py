@@ -221,6 +221,13 @@ class CodeGen:
         # Where the generated code reads the state's parts: through `c.state`, or through
         # locals a move lister sets once (STATE_LOCALS), since a listing never changes them.
         self.state_locals = False
+        # The code objects of sources compiled before (codecache.py), set by compile_program.
+        self.code_cache = None
+
+    def compiled(self, source: str, filename: str, mode: str = "exec"):
+        """`compile(source, filename, mode)`, or the same code object kept from an earlier load."""
+        cache = self.code_cache
+        return cache.compile(source, filename, mode) if cache is not None else compile(source, filename, mode)
 
     # ── entry points ──
     def function(self, node, scope: dict):
@@ -266,7 +273,7 @@ class CodeGen:
                 self._hoisted.pop(id(n), None)
         lines += ["        out.append((v, enc))", "    return out"]
         try:
-            exec(compile("\n".join(lines) + "\n", "<regnum requires>", "exec"), self.ns)
+            exec(self.compiled("\n".join(lines) + "\n", "<regnum requires>"), self.ns)
         except (SyntaxError, RecursionError, MemoryError):
             from .expressions import CompileError
             raise CompileError("a require is nested too deeply to compile; split it with def",
@@ -284,7 +291,7 @@ class CodeGen:
                                "let or def", node.span, "E005") from None
 
     def _eval(self, source: str):
-        return eval(compile(source, "<regnum expression>", "eval"), self.ns)
+        return eval(self.compiled(source, "<regnum expression>", "eval"), self.ns)
 
     def bind(self, value, stem: str = "k") -> str:
         name = f"_{stem}{next(self._ids)}"
@@ -541,7 +548,7 @@ class CodeGen:
             self._hoisted = hoisted
             self.state_locals = state_locals
         source = f"def {fname}(c{''.join(', ' + p for p in params)}):\n    return {body}\n"
-        exec(compile(source, f"<regnum def {decl.name}>", "exec"), self.ns)
+        exec(self.compiled(source, f"<regnum def {decl.name}>"), self.ns)
         return fname
 
     def _board_call(self, node, args):

@@ -160,7 +160,7 @@ class _Writer:
                 + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         source = f"def {fname}(c, player, hits, stop):\n" + "\n".join(self.lines) + "\n"
-        exec(compile(source, f"<regnum moves {self.name}>", "exec"), g.ns)
+        exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated (a lister has no file)
         return fn

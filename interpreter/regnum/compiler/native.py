@@ -123,7 +123,7 @@ class NativeCompiler:
         self._current = outer
         filename = f"<regnum native {fname}>"
         self.spans[filename] = src.spans
-        exec(compile("\n".join(src.lines) + "\n", filename, "exec"), self.gen.ns)
+        exec(self.gen.compiled("\n".join(src.lines) + "\n", filename), self.gen.ns)
         self.natives.setdefault(name, self.gen.ns[fname])
         return fname
 

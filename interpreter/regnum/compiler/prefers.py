@@ -88,7 +88,7 @@ class _Narrower:
         lines += ["    pl = player"] + closures
         lines += self._loop(test)
         source = "\n".join(lines) + "\n"
-        exec(compile(source, f"<regnum prefer {self.action}.{self.clause.name}>", "exec"), g.ns)
+        exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated
         return fn

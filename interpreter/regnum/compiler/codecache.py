@@ -1,0 +1,134 @@
+"""The generated Python of a ruleset, compiled once and kept by the ruleset's hash.
+
+Loading a ruleset generates a few hundred to a few thousand small Python functions (move
+listers, prefers, native procedures, one lambda per expression the VM evaluates), and
+turning their source into code objects with `compile()` is a third of a warm load of the
+larger rulesets. The source of each depends only on the ruleset, its limits and regnum's own
+code, never on the run, so the code objects are kept:
+
+- in the process, by the ruleset's hash and limits (a ruleset loaded again, by `regnum
+  bench`, a test or a server, compiles nothing);
+- on disk, in the cache folder of diskcache.py (private to the user, as the parser's tables
+  are), as one file per ruleset hash, Python version and limits, written with `marshal`, the
+  format of Python's own `.pyc` files; the 64 files used last are kept, since every edit
+  of a ruleset is a new hash.
+
+Each code object is found by its exact source text, file name and mode, so a kept entry can
+only ever stand for the very source it was compiled from: a changed ruleset, limit or code
+generator gives other sources, which are compiled (and the file written again) as if nothing
+were kept. A file that cannot be read, or holds anything but such entries, is ignored.
+"""
+from __future__ import annotations
+
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+from types import CodeType
+
+from ..diskcache import cache_file, prune
+
+_FORMAT = "regnum-code-1"
+_KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (most recently used)
+_KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently written)
+_MAX_FILE_BYTES = 64 << 20     # a larger cache file is not read (nor written)
+
+_in_process: dict[tuple, dict] = {}
+
+
+class CodeCache:
+    """What `compile(source, filename, mode)` gives, looked up before it is computed."""
+
+    def __init__(self, key: tuple[str, ...]):
+        self.key = key
+        self.known = _in_process.get(key)
+        self.from_process = self.known is not None
+        if self.known is None:
+            self.known = _read(key)
+        self.used: dict[tuple[str, str, str], CodeType] = {}
+        self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
+
+    def compile(self, source: str, filename: str, mode: str) -> CodeType:
+        key = (source, filename, mode)
+        code = self.known.get(key)
+        if code is None:
+            code = compile(source, filename, mode)
+            self.compiled += 1
+        self.used[key] = code
+        return code
+
+    def keep(self) -> None:
+        """The load succeeded: what it used is kept in the process, and on disk if anything
+        had to be compiled."""
+        _in_process.pop(self.key, None)
+        _in_process[self.key] = self.used
+        while len(_in_process) > _KEPT_IN_PROCESS:
+            del _in_process[next(iter(_in_process))]
+        if self.compiled:
+            _write(self.key, self.used)
+
+
+def for_ruleset(text_hash: str, limits) -> CodeCache:
+    """The cache of the ruleset with this hash, loaded under these limits (they shape some
+    of the generated code)."""
+    return CodeCache((_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(),
+                      text_hash, repr(limits)))
+
+
+def forget_in_process() -> None:
+    """Drop what this process keeps (tests measure what a fresh process does)."""
+    _in_process.clear()
+
+
+def _read(key: tuple) -> dict:
+    path = cache_file("code", *key)
+    if path is None:
+        return {}
+    try:
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            return {}
+        with open(path, "rb") as f:
+            data = marshal.load(f)
+        os.utime(path)   # used: among the files pruned last
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return _entries(data, key)
+
+
+def _entries(data, key: tuple) -> dict:
+    """The entries of a file's data, or nothing when it is not what _write writes."""
+    if not (type(data) is tuple and len(data) == 2 and data[0] == list(key) and type(data[1]) is list):
+        return {}
+    out = {}
+    for entry in data[1]:
+        if not (type(entry) is tuple and len(entry) == 4 and type(entry[3]) is CodeType
+                and all(type(part) is str for part in entry[:3])):
+            return {}
+        out[entry[:3]] = entry[3]
+    return out
+
+
+def _write(key: tuple, used: dict) -> None:
+    path = cache_file("code", *key)
+    if path is None:
+        return
+    try:
+        data = marshal.dumps((list(key), [k + (code,) for k, code in used.items()]))
+    except ValueError:   # something marshal cannot write: keep nothing
+        return
+    if len(data) > _MAX_FILE_BYTES:
+        return
+    try:
+        # Written aside and renamed: a process reading it meanwhile sees the old file or the new.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return
+    prune("code", _KEPT_ON_DISK)
