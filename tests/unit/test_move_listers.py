@@ -494,3 +494,30 @@ def test_any_all_and_count_as_loops_stop_where_the_generators_stop_and_fault_ali
         faults.append(failed.value.diagnostics[0])
     assert [(d.code, d.message, d.span) for d in faults] == [
         ("E902", "no item 4 in [10, 20] (while listing the moves of 'pick')", action.span)] * 2
+
+
+def test_domains_no_game_can_change_are_listed_from_what_load_computed(tmp_path):
+    game = _game(tmp_path, """
+    enum colour: red, blue
+    const picks = [2, 1, 2]
+    board map: graph
+        nodes a, b, c
+        edges a - b, b - c
+    flow:
+        ask 0 to go
+    action go(k in picks, tint in colour, n in map, m in [1, 1]):
+        require not_b: n != b or tint == red
+        pass
+    """)
+    params = game.model.actions["go"].params
+    # The constant's repeated 2 is one choice, as the walk makes it; the literal stays computed.
+    assert [p.fixed for p in params] == [(2, 1), ("red", "blue"), ("a", "b", "c"), None]
+    lister = game.model.actions["go"].lister.source
+    assert lister.count("_m_unique(") == 1   # the list literal's only
+    outcome, steps, hits = both(game, "go")
+    assert [(m["k"], m["tint"], m["n"]) for m in _moves(outcome)] == \
+        [(k, t, n) for k in (2, 1) for t in ("red", "blue") for n in "abc" if n != "b" or t == "red"]
+    assert hits == {"require:go.not_b": 2}
+    # 2 choices of k, 2 of tint per k, 3 of n per tint, then m's one distinct choice for
+    # each of the 10 kept (a literal list is built without steps).
+    assert steps == 2 + 2 * 2 + 4 * 3 + 10

@@ -308,6 +308,14 @@ class _Compiler:
             out[d.board] = View(d.board, d.var, self.exprs.expr(d.text, scope), colour, d.span, d.over_pieces)
         return out
 
+    def _fixed_choices(self, domain, scope: dict, is_pieces: bool) -> tuple | None:
+        """The distinct choices of a domain no game can change, as listing finds them."""
+        value = None if is_pieces else self.exprs.fixed_list(domain, scope)
+        if value is None:
+            return None
+        from ..engine.decisions import _unique
+        return tuple(_unique(value))
+
     # ── behaviour ──
     def _action(self, decl: ast.ActionDecl, stmts: StmtCompiler) -> Action:
         scope = {"player": "player"}
@@ -317,7 +325,8 @@ class _Compiler:
             kind = self.exprs.kind(param.domain, scope)
             is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
             depends = tuple(n for n in names[:i] if n in _uses(param.domain))
-            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span, depends))
+            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span, depends,
+                                self._fixed_choices(param.domain, scope, is_pieces)))
             # "value": a choice is an item of its domain, never a zone passed by reference
             scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind, "value")
         # A require is checked as soon as the parameters it reads are chosen (a require that

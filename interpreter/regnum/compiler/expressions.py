@@ -139,6 +139,24 @@ class ExprCompiler:
         """A function `f(ctx, env)` computing `node`, compiled to Python (see codegen.py)."""
         return self.codegen.function(node, scope)
 
+    def fixed_list(self, node, scope: dict) -> list | None:
+        """The value of `node` when it names a list that no game can change — a constant, the
+        cells of a board that never grows, the members of an enum — else None."""
+        if not isinstance(node, ast.Name) or node.name in scope:
+            return None
+        name = node.name
+        if name in self.consts:
+            value = self.consts[name]
+            return value if type(value) is list else None
+        decl = self.program.get(name)
+        if decl is None:
+            return None
+        if decl.kind == "board" and not self.boards[name].is_open:
+            return list(self.boards[name].nodes)
+        if decl.kind == "enum":
+            return [member for member, _ in decl.members]
+        return None
+
     # ── zones as places (move targets, rule arguments) ──
     def zone_key(self, node, scope):
         """A closure giving the key of the zone `node` names (a zone call or a zone local)."""

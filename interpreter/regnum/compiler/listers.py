@@ -12,8 +12,9 @@ coverage counts, step charges, limits and faults, because the walk is the refere
 is tested against and the fallback a fault takes is decided by *where* the fault
 happens. So it keeps the walk's order of work:
 
-- each parameter's domain is computed where the walk computes it: the first parameter's
-  once; one that reads no earlier parameter once per listing, when first needed (never
+- each parameter's domain is computed where the walk computes it (one that no game can
+  change, such as a fixed board's cells, was computed at load: `Param.fixed`): the first
+  parameter's once; one that reads no earlier parameter once per listing, when first needed (never
   sooner: the loops above may offer no choice, and then the walk never computes it); any
   other once per combination of the values it reads, kept in a table keyed by them as the
   walk's cache is (values that cannot be keys: computed each time, as the walk does);
@@ -283,6 +284,9 @@ class _Writer:
         computes them (see the module's docstring)."""
         g = self.g
         param = self.params[i]
+        if param.fixed is not None:   # known at load: nothing to compute, nothing to check
+            self.emit(depth, f"it{i} = {g.bind(param.fixed, 'fixed')}")
+            return
         domain = g.bind(param.domain, "dom")
         labels = "_m_labels(c, d)" if param.encode_pieces else "None"
         taken = [f"v{j}" for j, p in enumerate(self.params[:i]) if p.encode_pieces] if param.encode_pieces else []

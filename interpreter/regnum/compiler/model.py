@@ -139,6 +139,9 @@ class Param:
     encode_pieces: bool        # encode pieces as their labels in a move's args
     span: Span
     depends: tuple = ()        # the earlier parameters the domain reads (it is computed once per their values)
+    # The distinct choices, when the domain is a list no game can change (a fixed board's
+    # cells, an enum, a constant): computed once, at load, instead of at every listing.
+    fixed: tuple | None = None
 
 
 @dataclass
