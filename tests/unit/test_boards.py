@@ -311,3 +311,30 @@ def test_a_colour_the_terminal_does_not_know_is_left_out(tmp_path):
     from rich.console import Console
     import io
     Console(file=io.StringIO(), force_terminal=True).print(game.render_rich(0))   # no style error
+
+
+def test_rows_columns_and_named_steps_read_alike_however_they_are_compiled(tmp_path):
+    """`x.row`/`x.col` look a known cell up at once, and a step in a direction written in
+    the rule reads the board's table inline; pieces and maps answer as before, and a
+    direction the board does not have fails as before."""
+    rules = load(tmp_path, GRID + """
+piece marker:
+    row: int
+def east_of(h) = step(land, h, "east")
+flow:
+    create 1 marker(row: 7) in barn(0)
+    let h = cell(land, 2, 3)
+    let m = {row: 4, col: 5}
+    announce "{h.row} {h.col} {barn(0)[4].row} {m.row} {m.col}"
+    announce "{east_of(h)} {east_of(cell(land, 5, 5))} {step(land, h, \\"west\\", 2)}"
+    ask 0 to look
+action look(d in ["south"]):
+    announce "{step(land, cell(land, 1, 1), d)}"
+""")
+    game = rules.new_game(2)
+    assert game.events[-2:] == ["2 3 7 4 5", "(2,4) none (2,1)"]
+    steps = rules.model.boards["land"].steps   # the named step was compiled to its table
+    assert [name for name, value in rules.model.expressions.codegen.ns.items()
+            if name.startswith("_way") and value is steps["east"]] != []
+    with pytest.raises(regnum.RulesetError, match="has no direction 'south'"):
+        game.play(game.legal_moves(0)[0])

@@ -61,6 +61,22 @@ def _attr(c, v, name):
     raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
 
 
+def _row(c, v):
+    """`v.row`: a cell met before is one lookup; anything else (a piece, a map, a text never
+    met) goes through _attr."""
+    try:
+        return _CELLS[v][0]
+    except (KeyError, TypeError):
+        return _attr(c, v, "row")
+
+
+def _col(c, v):
+    try:
+        return _CELLS[v][1]
+    except (KeyError, TypeError):
+        return _attr(c, v, "col")
+
+
 def _seat(c, p):
     """A seat number, checked: a per-player value of a seat that does not exist is an error."""
     if type(p) is int and 0 <= p < c.n:
@@ -192,7 +208,7 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": object()}
 
@@ -565,6 +581,9 @@ class CodeGen:
             if node.func == "neighbours":
                 return f"list({adjacency}.get({args[1]}, ()))"
             return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
+        if node.func == "step" and len(args) == 3 and isinstance(node.args[2], ast.StrLit) \
+                and node.args[2].value in record.steps:   # one step in a direction named in the rule
+            return f"{self.bind(record.steps[node.args[2].value], 'way')}.get({args[1]})"
         function = self.bind(boards.FUNCTIONS[node.func][2], "bf")
         call = f"{function}({self.bind(record, 'board')}{''.join(', ' + a for a in args[1:])})"
         if node.func in _SEARCHING:   # a search of the board: its size is work done
@@ -586,6 +605,8 @@ class CodeGen:
         obj = self.src(node.obj, scope, binds)
         if self.x.kind(node.obj, self._kinds(scope, binds)) == "piece":
             return f"{self.state('pieces')}[{obj}][{node.name!r}]"
+        if node.name in ("row", "col"):
+            return f"_{node.name}(c, {obj})"
         return f"_attr(c, {obj}, {node.name!r})"
 
     def _Index(self, node, scope, binds):
