@@ -141,7 +141,10 @@ class ExprCompiler:
 
     def fixed_list(self, node, scope: dict) -> list | None:
         """The value of `node` when it names a list that no game can change — a constant, the
-        cells of a board that never grows, the members of an enum — else None."""
+        cells of a board that never grows, the members of an enum, a list written of
+        literals — else None."""
+        if isinstance(node, ast.ListLit) and all(isinstance(item, _LITERALS) for item in node.items):
+            return [None if isinstance(item, ast.NoneLit) else item.value for item in node.items]
         if not isinstance(node, ast.Name) or node.name in scope:
             return None
         name = node.name
@@ -195,6 +198,9 @@ class ExprCompiler:
             fam = self.zones.get(node.name)
             return fam is not None and fam.index is None
         return isinstance(node, ast.Call) and node.func in self.zones and node.func not in scope
+
+
+_LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
 
 def _item(kind):
