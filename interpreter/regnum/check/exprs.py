@@ -47,6 +47,13 @@ class Scope:
 
 
 class ExprChecker(CallChecker):
+    # node type -> the method that infers it: found by name once per class, not per node
+    _methods: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
     def __init__(self, symbols: Symbols, report: Report, quiet: "ExprChecker | None" = None):
         self.s = symbols
         self.r = report
@@ -59,7 +66,10 @@ class ExprChecker(CallChecker):
         self.in_previous = False   # inside previous(…), which does not nest
 
     def infer(self, node, scope: Scope) -> T.Ty:
-        return getattr(self, "_" + type(node).__name__)(node, scope)
+        method = self._methods.get(type(node))
+        if method is None:
+            method = self._methods[type(node)] = getattr(self, "_" + type(node).__name__).__func__
+        return method(self, node, scope)
 
     # ── checks with a message ──
     def expect(self, t: T.Ty, want: T.Ty) -> None:
