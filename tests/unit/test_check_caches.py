@@ -45,3 +45,40 @@ def test_a_subclass_dispatches_to_its_own_methods():
     assert plain.infer(node, Scope()) == T.INT
     assert louder.infer(node, Scope()) == T.STR
     assert plain.infer(node, Scope()) == T.INT
+
+
+def _name(name: str):
+    return ast.Name(NO_SPAN, name)
+
+
+def test_free_names_are_kept_per_node_and_bound_set():
+    from regnum.check import walk
+
+    node = ast.Call(NO_SPAN, "f", NO_SPAN, (_name("x"), _name("y")))
+    everything = walk.free_names(node)
+    assert [(n, call) for n, _, call in everything] == [("f", True), ("x", False), ("y", False)]
+    assert walk.free_names(node) is everything                       # kept
+    assert [n for n, _, _ in walk.free_names(node, frozenset({"x"}))] == ["f", "y"]   # another bound set
+    assert [n for n, _, _ in walk.free_names(node, {"y"})] == ["f", "x"]              # a plain set is fine
+    other = ast.Call(NO_SPAN, "g", NO_SPAN, (_name("x"),))
+    assert [n for n, _, _ in walk.free_names(other)] == ["g", "x"]
+
+
+def test_the_kept_free_names_are_bounded(monkeypatch):
+    from regnum.check import walk
+
+    monkeypatch.setattr(walk, "_KEPT_MOST", 5)
+    nodes = [_name(f"n{i}") for i in range(12)]
+    assert [walk.free_names(n)[0][0] for n in nodes] == [f"n{i}" for i in range(12)]
+    assert len(walk._KEPT) <= 5
+    assert walk.free_names(nodes[0])[0][0] == "n0"
+
+
+def test_a_data_file_type_is_kept_per_node():
+    program = Program(path="x.rules", text_hash="")
+    checker = ExprChecker(Symbols(program), QuietReport())
+    ints = ast.DataFile(NO_SPAN, "a.json", [1, 2, 3])
+    texts = ast.DataFile(NO_SPAN, "a.json", {"a": "x"})
+    assert checker.infer(ints, Scope()) == T.list_of(T.INT)
+    assert checker.infer(texts, Scope()).item == T.STR
+    assert checker.infer(ints, Scope()) == T.list_of(T.INT)
