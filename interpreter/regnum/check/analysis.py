@@ -2,8 +2,9 @@
 
 The walk resolves names, infers types and records facts (references, runs,
 asks). Which piece types each zone may hold is found first, by repeating the
-walk until the moves and creates it sees stop adding types (a fixpoint): a
-zone's pieces are then known exactly, and `x.field` is checked against them.
+walk until the moves and creates it sees stop adding types (a fixpoint,
+fixpoint.py): a zone's pieces are then known exactly, and `x.field` is
+checked against them.
 """
 from __future__ import annotations
 
@@ -14,11 +15,10 @@ from ..diagnostics import Diagnostic, did_you_mean
 from ..program import Program
 from . import types as T
 from .exprs import ExprChecker, Scope
-from .report import Facts, QuietReport, Report
+from .fixpoint import fixpoint
+from .report import Facts, Report
 from .stmts import StmtChecker
 from .symbols import KIND_WORDS, Symbols, token_span
-
-MAX_ROUNDS = 20
 
 
 @dataclass
@@ -40,7 +40,7 @@ def forget() -> None:
 def analyse(program: Program) -> Analysis:
     if _last and _last[0][0] is program:
         return _last[0][1]
-    zone_pieces, expects = _fixpoint(program)
+    zone_pieces, expects = fixpoint(program, _Walker)
     report = Report()
     _Walker(program, zone_pieces, expects, report).run()
     result = Analysis(report.diagnostics, report.facts, zone_pieces, expects)
@@ -48,66 +48,31 @@ def analyse(program: Program) -> Analysis:
     return result
 
 
-def _fixpoint(program: Program) -> tuple[dict, dict]:
-    """What the walk learns from itself, repeated until it stops changing.
-
-    Zone family -> the piece types it may ever hold (None: any), from creates
-    and moves; and for each def, rule and scoring, what types its body needs
-    of its parameters (so that callers' arguments can be checked).
-    """
-    contents: dict = {z.name: frozenset() for z in program.of_kind("zone")}
-    expects: dict = {}
-    for _ in range(MAX_ROUNDS):
-        report = _FactsOnly()
-        _Walker(program, contents, expects, report).run()
-        grown = _grow(contents, report.facts.moves)
-        if grown == contents and report.facts.expects == expects:
-            break
-        contents, expects = grown, report.facts.expects
-    else:
-        contents = {z: None for z in contents}
-    return {z: (p or None) for z, p in contents.items()}, expects  # a zone never filled: any
-
-
-def _grow(contents: dict, moves: list) -> dict:
-    grown = dict(contents)
-    for family, pieces in moves:
-        if family is None:  # a move into a zone not known statically: any zone may hold anything
-            return {z: None for z in contents}
-        if family in grown and grown[family] is not None:
-            grown[family] = None if pieces is None else grown[family] | pieces
-    return grown
-
-
-class _FactsOnly(QuietReport):
-    """Keeps the facts the fixpoint needs (moves, expectations), drops the rest."""
-
-    def move(self, family, pieces) -> None:
-        self.facts.moves.append((family, pieces))
-
-    def expect(self, param: str, want) -> None:
-        Report.expect(self, param, want)
-
-
 class _Walker:
-    def __init__(self, program: Program, zone_pieces: dict, expects: dict, report: Report):
+    def __init__(self, program: Program, zone_pieces: dict, expects: dict, report: Report,
+                 exprs=ExprChecker):
         self.p = program
         self.s = Symbols(program)
         self.s.zone_pieces = zone_pieces
         self.s.expects = expects
         self.r = report
-        self.x = ExprChecker(self.s, report)
+        self.x = exprs(self.s, report)
         self.st = StmtChecker(self.x, report)
 
-    def run(self) -> None:
+    def units(self):
+        """(origin, walk, declaration) of each declaration, in the order they are walked: the
+        fixpoint (fixpoint.py) walks them one by one."""
         for decl in list(self.p.decls.values()):
-            self.r.origin = f"{decl.kind}:{decl.name}"
-            getattr(self, "_" + decl.kind)(decl)
+            yield f"{decl.kind}:{decl.name}", getattr(self, "_" + decl.kind), decl
         for kind in ("setup", "flow", "winner", "ends"):
             decl = self.p.singletons.get(kind)
             if decl is not None:
-                self.r.origin = kind
-                getattr(self, "_" + kind)(decl)
+                yield kind, getattr(self, "_" + kind), decl
+
+    def run(self) -> None:
+        for origin, walk, decl in self.units():
+            self.r.origin = origin
+            walk(decl)
 
     # ── data ──
     def _const(self, d):

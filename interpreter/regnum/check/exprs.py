@@ -47,6 +47,13 @@ class Scope:
 
 
 class ExprChecker(CallChecker):
+    # node type -> the method that infers it: found by name once per class, not per node
+    _methods: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
     def __init__(self, symbols: Symbols, report: Report, quiet: "ExprChecker | None" = None):
         self.s = symbols
         self.r = report
@@ -59,7 +66,10 @@ class ExprChecker(CallChecker):
         self.in_previous = False   # inside previous(…), which does not nest
 
     def infer(self, node, scope: Scope) -> T.Ty:
-        return getattr(self, "_" + type(node).__name__)(node, scope)
+        method = self._methods.get(type(node))
+        if method is None:
+            method = self._methods[type(node)] = getattr(self, "_" + type(node).__name__).__func__
+        return method(self, node, scope)
 
     # ── checks with a message ──
     def expect(self, t: T.Ty, want: T.Ty) -> None:
@@ -159,7 +169,14 @@ class ExprChecker(CallChecker):
         return T.map_of([k for k, _, _ in node.entries], value)
 
     def _DataFile(self, node, scope):
-        return T.of_value(node.value)
+        """The type of a data file's value, found once per node: a file may hold thousands of
+        values, and the same node is walked by every round and every load of its ruleset."""
+        kept = _DATA_TYPES.get(id(node))
+        if kept is None or kept[0] is not node:
+            if len(_DATA_TYPES) >= 256:
+                _DATA_TYPES.clear()
+            kept = _DATA_TYPES[id(node)] = (node, T.of_value(node.value))  # the node held: its id stays
+        return kept[1]
 
     def _RandomExpr(self, node, scope):
         item = self.iterate(node.source, scope, "what 'random' draws from")
@@ -467,6 +484,7 @@ class ExprChecker(CallChecker):
         return T.list_of(element)
 
 
+_DATA_TYPES: dict = {}   # id(DataFile node) -> (node, its type)
 _SMALL_KINDS = ("int", "bool", "none", "player", "node", "member", "piece")
 _LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 

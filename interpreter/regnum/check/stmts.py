@@ -19,6 +19,8 @@ RANKING_FIELDS = ("player", "place", "points")
 
 
 class StmtChecker:
+    _methods: dict = {}   # statement type -> the method that checks it, found by name once
+
     def __init__(self, exprs: ExprChecker, report: Report):
         self.x = exprs
         self.s = exprs.s
@@ -31,8 +33,12 @@ class StmtChecker:
         self.block(stmts, scope)
 
     def block(self, stmts, scope: Scope) -> None:
+        methods = self._methods
         for stmt in stmts:
-            getattr(self, "_" + type(stmt).__name__)(stmt, scope)
+            method = methods.get(type(stmt))
+            if method is None:
+                method = methods[type(stmt)] = getattr(self, "_" + type(stmt).__name__).__func__
+            method(self, stmt, scope)
 
     # ── locals and assignments ──
     def _LetStmt(self, s, scope):

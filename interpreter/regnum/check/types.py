@@ -29,24 +29,40 @@ ANY_PIECE = Ty("piece")
 SCALARS = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "piece": ANY_PIECE}
 
 
+# A walk asks for the same few types thousands of times, and a frozen dataclass is slow to
+# build: the types below are kept once made (types are values, never changed).
+_MADE: dict = {}
+_MADE_MOST = 4096   # emptied past this: a process that checks many rulesets does not keep them all
+
+
+def _made(kind: str, name, item, pieces=None) -> Ty:
+    key = (kind, name, item, pieces)
+    t = _MADE.get(key)
+    if t is None:
+        if len(_MADE) >= _MADE_MOST:
+            _MADE.clear()
+        t = _MADE[key] = Ty(kind, name=name, item=item, pieces=pieces)
+    return t
+
+
 def list_of(item: Ty) -> Ty:
-    return Ty("list", item=item)
+    return _made("list", None, item)
 
 
 def node_of(board: str) -> Ty:
-    return Ty("node", name=board)
+    return _made("node", board, None)
 
 
 def member_of(enum: str) -> Ty:
-    return Ty("member", name=enum)
+    return _made("member", enum, None)
 
 
 def piece_of(types) -> Ty:
-    return Ty("piece", pieces=None if types is None else frozenset(types))
+    return _made("piece", None, None, None if types is None else frozenset(types))
 
 
 def zone_of(family: str, pieces) -> Ty:
-    return Ty("zone", name=family, pieces=pieces)
+    return _made("zone", family, None, pieces)
 
 
 def map_of(keys, value: Ty) -> Ty:
@@ -124,13 +140,13 @@ def item_of(t: Ty) -> Ty:
     if t.kind == "list":
         return t.item or UNKNOWN
     if t.kind == "zone":
-        return Ty("piece", pieces=t.pieces)
+        return _made("piece", None, None, t.pieces)
     return UNKNOWN
 
 
 def join(a: Ty, b: Ty) -> Ty:
     """A type that covers both (unknown when they have nothing useful in common)."""
-    if a == b:
+    if a is b or a == b:
         return a
     if a.kind == "none":
         return b
