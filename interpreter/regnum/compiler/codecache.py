@@ -32,7 +32,7 @@ from ..diskcache import cache_file, prune
 _FORMAT = "regnum-code-1"
 _KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (most recently used)
 _KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently written)
-_MAX_FILE_BYTES = 64 << 20     # a larger cache file is not read (nor written)
+_MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.1–0.3 MB is usual
 
 _in_process: dict[tuple, dict] = {}
 
