@@ -128,10 +128,14 @@ class Game:
     # ── reading ──
     @property
     def to_move(self) -> list[int]:
+        return list(self._to_move())
+
+    def _to_move(self) -> list[int]:
+        """The seats to move, in order: the list kept for this position (never change it)."""
         seats = self._cache.get("to_move")
         if seats is None:
             seats = self._cache["to_move"] = sorted(self._waiting())
-        return list(seats)
+        return seats
 
     @property
     def is_over(self) -> bool:
@@ -277,6 +281,23 @@ class Game:
         except RulesetError as err:
             err.move = move
             raise
+
+    def _play_nth(self, player: int, pick) -> Move | None:
+        """What `play(legal_moves(player)[pick(n)])` does, n being the number of legal moves of
+        `player` (a seat to move), without making a Move of every legal move: the one played,
+        which is returned; None, with nothing played and `pick` not called, when there is no
+        legal move. For play_random_game, whose agents only pick an index."""
+        found = self._candidates(player)
+        if not found:
+            return None
+        name, args, env = found[pick(len(found))]
+        move = Move(player, name, dict(args))
+        try:
+            self._apply(move, env)
+        except RulesetError as err:
+            err.move = move
+            raise
+        return move
 
     def _play(self, move: Move) -> None:
         known = self._cache.get(("legal", move.player)) if type(move.player) is int else None
