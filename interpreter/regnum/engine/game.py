@@ -110,11 +110,12 @@ class Game:
     def _reused(self, which: str, hits: dict) -> Ctx:
         """The context kept for moves ("_move_ctx") or listings ("_list_ctx"), reset."""
         state = self._state
-        ctx = getattr(self, which)
+        ctx = self._move_ctx if which == "_move_ctx" else self._list_ctx
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
             ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
             setattr(self, which, ctx)
-        ctx.reset(hits, self._bound(state))
+        bound = self._size_bound
+        ctx.reset(hits, bound if bound is not None else self._bound(state))
         ctx.events, ctx.narrate = self.events, self.narrate
         return ctx
 
@@ -219,24 +220,27 @@ class Game:
                    result=full.result, seat=seat, view=self.observation(seat))
 
     def _candidates(self, player: int) -> list:
-        cached = self._cache.get(("moves", player))
+        """(action, args, env) of each legal move of `player`, listed once per position."""
+        cache = self._cache
+        cached = cache.get(("moves", player))
         if cached is not None:
             return cached
         stack = self._waiting().get(player)
         out = []
         if stack is not None:
             ctx = self._reused("_list_ctx", self.hits)
+            actions = self.model.actions
             for name in stack[-1][2]["$actions"]:
-                action = self.model.actions[name]
+                action = actions[name]
                 try:
                     found = decisions.candidates(ctx, action, player)
                 except BaseException as err:   # located as guarded() does, only when it failed
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
-                out.extend((name, args, env) for args, env in found)
+                out += [(name, args, env) for args, env in found]
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
-        self._cache[("moves", player)] = out
+        cache[("moves", player)] = out
         return out
 
     def legal_moves(self, player: int = _NO_SEAT) -> list[Move]:
@@ -341,7 +345,7 @@ class Game:
         hits: dict = {}   # what this move counts, added to self.hits once it succeeded
         ctx = self._reused("_move_ctx", hits)
         ctx.undo = journal.entries
-        ctx.frames = journal.frames
+        ctx.frames = journal
         try:
             stack = self._waiting()[move.player]
             frame = stack[-1]
@@ -355,7 +359,8 @@ class Game:
                 run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
             else:
                 ctx.push(action.body, dict(env))
-            signal = run_stack(ctx, stack)
+            # On top now: the answered frame or what the action pushed, all made by this move.
+            signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
             if signal == "end":
                 state.flow["main"] = []

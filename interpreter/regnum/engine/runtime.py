@@ -72,7 +72,7 @@ class Ctx:
         self.earlier: "Ctx | None" = None
         self.earlier_fn = None   # builds `earlier` when previous(…) is first read
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
-        self.frames: set | None = None
+        self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
 
     def reset(self, hits: dict, size_bound: int) -> None:
         """Ready for another step of the same game (a move, a listing): nothing of the last."""
@@ -430,8 +430,9 @@ def guarded(span, doing: str):
         raise RuntimeFault(f"{type(err).__name__}: {err} ({doing})", span) from None
 
 
-def run_stack(ctx: Ctx, stack: list) -> str:
-    """Run one stack until it asks, spawns, ends the game or empties ("done").
+def run_stack(ctx: Ctx, stack: list, made=None) -> str:
+    """Run one stack until it asks, spawns, ends the game or empties ("done"). `made`: the
+    frame on top of the stack when the move running now made it (it needs no copy).
 
     The hot loop of the interpreter: one call per instruction, nothing else. Where an
     error happened is known from (frame, pc) when it is raised, so nothing is recorded
@@ -441,14 +442,18 @@ def run_stack(ctx: Ctx, stack: list) -> str:
     ctx.stack = stack
     steps, limit = ctx.steps, ctx.max_steps
     frame, pc = None, 0
-    old = ctx.frames   # during a move: the frames it found, copied before their first change
-    top = None
+    journal = ctx.frames   # during a move: its journal; the frames it found are copied before their first change
+    old = None   # their ids, once a frame that may be one comes on top
+    top = made
     try:
         while stack:
             frame = stack[-1]
             if frame is not top:   # a frame comes on top (first, or after a return)
-                if old and id(frame) in old:
-                    frame = stack[-1] = [frame[0], frame[1], dict(frame[2])]
+                if journal is not None:
+                    if old is None:
+                        old = journal.frame_ids()
+                    if id(frame) in old:
+                        frame = stack[-1] = [frame[0], frame[1], dict(frame[2])]
                 top = frame
             ops = codes[frame[0]].ops
             pc = frame[1]
