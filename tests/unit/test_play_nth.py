@@ -106,3 +106,37 @@ def test_a_fault_carries_the_move_and_leaves_the_game_as_it_was(tmp_path):
         for seed in range(50):
             play_random_game(rules, 2, seed, max_moves=200)
     assert played.value.move.args == {"k": 0}
+
+
+TWO_ACTIONS = """
+game two "Two actions"
+players 2..2
+var total: int = 0
+flow:
+    repeat until total > 20:
+        for p in players:
+            ask p to give or skip or never
+action give(k in [3, 1, 2]):
+    add k to total
+action skip():
+    add 1 to total
+action never(k in [1]):
+    require no: k > 1 else "never"
+    pass
+"""
+
+
+def test_the_nth_move_among_several_actions_is_the_nth_legal_move(tmp_path):
+    rules = load(tmp_path, TWO_ACTIONS, "two.rules")
+    fast, slow = rules.new_game(players=2, seed=0), rules.new_game(players=2, seed=0)
+    assert [m.action for m in slow.legal_moves(0)] == ["give", "give", "give", "skip"]
+    turn = 0
+    while not slow.is_over:
+        player = slow.to_move[0]
+        moves = slow.legal_moves(player)
+        i = (turn * 3) % len(moves)
+        assert fast._play_nth(player, lambda n: i) == moves[i]
+        slow.play(moves[i])
+        assert _everything(fast) == _everything(slow)
+        turn += 1
+    assert fast.is_over and turn > 5

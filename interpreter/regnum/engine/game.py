@@ -45,7 +45,7 @@ class Game:
         # after the move, so copies of the game share it.
         self._last: Journal | None = None
         self._prev_state: State | None = None   # the state it rebuilds, once built
-        self._move_ctx: Ctx | None = None   # the contexts _apply and _candidates reuse
+        self._move_ctx: Ctx | None = None   # the contexts _apply and _listed reuse
         self._list_ctx: Ctx | None = None
 
     # ── creation ──
@@ -115,8 +115,7 @@ class Game:
             ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
             setattr(self, which, ctx)
         bound = self._size_bound
-        ctx.reset(hits, bound if bound is not None else self._bound(state))
-        ctx.events, ctx.narrate = self.events, self.narrate
+        ctx.reset(hits, bound if bound is not None else self._bound(state), self.events, self.narrate)
         return ctx
 
     def _waiting(self) -> dict:
@@ -219,10 +218,11 @@ class Game:
                    players=full.players, seed=None, options=full.options, moves=moves,
                    result=full.result, seat=seat, view=self.observation(seat))
 
-    def _candidates(self, player: int) -> list:
-        """(action, args, env) of each legal move of `player`, listed once per position."""
+    def _listed(self, player: int) -> list:
+        """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
+        listed once per position."""
         cache = self._cache
-        cached = cache.get(("moves", player))
+        cached = cache.get(("listed", player))
         if cached is not None:
             return cached
         stack = self._waiting().get(player)
@@ -237,11 +237,19 @@ class Game:
                 except BaseException as err:   # located as guarded() does, only when it failed
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
-                out += [(name, args, env) for args, env in found]
+                out.append((name, found))
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
-        cache[("moves", player)] = out
+        cache[("listed", player)] = out
         return out
+
+    def _candidates(self, player: int) -> list:
+        """(action, args, env) of each legal move of `player`, in order."""
+        cached = self._cache.get(("moves", player))
+        if cached is None:
+            cached = self._cache[("moves", player)] = [
+                (name, args, env) for name, found in self._listed(player) for args, env in found]
+        return cached
 
     def legal_moves(self, player: int = _NO_SEAT) -> list[Move]:
         """The moves seat `player` may make now ([] when it is not asked): the safe surface
@@ -291,10 +299,17 @@ class Game:
         `player` (a seat to move), without making a Move of every legal move: the one played,
         which is returned; None, with nothing played and `pick` not called, when there is no
         legal move. For play_random_game, whose agents only pick an index."""
-        found = self._candidates(player)
-        if not found:
-            return None
-        name, args, env = found[pick(len(found))]
+        listed = self._listed(player)
+        if len(listed) == 1:   # one action asked for (the usual case): no triples made
+            name, found = listed[0]
+            if not found:
+                return None
+            args, env = found[pick(len(found))]
+        else:
+            found = self._candidates(player)
+            if not found:
+                return None
+            name, args, env = found[pick(len(found))]
         move = Move(player, name, dict(args))
         try:
             self._apply(move, env)
