@@ -2,7 +2,9 @@
 
 ``RandomAgent`` picks uniformly among the legal moves of its seat with its own seeded RNG,
 so a game played by random agents is a pure function of (ruleset, players, seed).
-``play_random_game`` is the random playout used by ``regnum simulate`` and ``regnum bench``.
+``play_random_game`` is the random playout used by ``regnum simulate`` and ``regnum bench``:
+it plays exactly the moves RandomAgents would, through a shortcut of the game that makes a
+Move of the chosen move only (``Game._play_nth``).
 """
 from __future__ import annotations
 
@@ -74,17 +76,23 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options)
     if started is not None:
         started(game)
-    agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(players)]
+    # Each seat's RandomAgent.choose, without the Move values of the moves not chosen: the
+    # game picks the index with the seat's generator, as choose() does over legal_moves(seat).
+    picks = [RandomAgent(seat_seed(seed, seat)).rng.randrange for seat in range(players)]
     while not game.is_over and game.move_count < max_moves:
-        waiting = list(game.to_move)
+        waiting = game._to_move()   # kept by the game for this position, replaced after a move
         if not waiting:
             raise StuckGame(f"the game is not over but nobody is to move (after {game.move_count} moves)")
         for player in waiting:
             if game.is_over or game.move_count >= max_moves:
                 break
-            if player not in game.to_move:
+            if player not in game._waiting():
                 continue
-            game.play(agents[player].choose(game, player))
+            if game._play_nth(player, picks[player]) is None:
+                raise StuckGame(
+                    f"seat {player} must move but has no legal move "
+                    f"(after {game.move_count} moves, game not over)"
+                )
             if after_move is not None:
                 after_move(game)
     return game

@@ -5,18 +5,41 @@ replaying the same parameters and clauses until the first one that fails.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..builtins import EvalError
 from ..moves import IllegalMove, Move
 from .runtime import Ctx, _Overflow
 
+_LABEL = itemgetter(1)
 
-def _piece_labels(ctx: Ctx, values: list) -> dict:
-    """Label of each piece in a domain: its name, or name#id where equal names hide different pieces."""
+
+class _Apart:
+    """The labels of a domain whose values are all pieces, each named apart from the others
+    (the usual case), kept as `pairs`: (piece, label) of each value of `of`, in order, which
+    is what `_distinct` gives for that domain when no earlier parameter took a piece. Where
+    the labels are looked up one by one, `as_dict()` (made once)."""
+
+    __slots__ = ("of", "pairs", "labels")
+
+    def as_dict(self) -> dict:
+        labels = self.labels
+        if labels is None:
+            labels = self.labels = dict(self.pairs)
+        return labels
+
+
+def _piece_labels(ctx: Ctx, values: list) -> "dict | _Apart":
+    """Label of each piece in a domain (a dict, or an _Apart): its name, or name#id where
+    equal names hide different pieces."""
     pieces = ctx.state.pieces
-    ids = [v for v in values if type(v) is int]
-    names = [pieces[v]["label"] for v in ids]
-    if len(set(names)) == len(names):  # the usual case: every piece has its own name
-        return dict(zip(ids, names))
+    pairs = [(v, pieces[v]["label"]) for v in values if type(v) is int]
+    if len(set(map(_LABEL, pairs))) == len(pairs):  # every piece has its own name
+        if len(pairs) == len(values):   # the usual case: only pieces (so none twice either)
+            apart = _Apart()
+            apart.of, apart.pairs, apart.labels = values, pairs, None
+            return apart
+        return dict(pairs)
     by_label: dict = {}
     for v in values:
         if type(v) is int:
@@ -41,7 +64,7 @@ def _piece_labels(ctx: Ctx, values: list) -> dict:
 def _encode(ctx: Ctx, param, value, labels: dict | None = None):
     if param.encode_pieces and type(value) is int:
         if labels is not None:
-            return labels[value]
+            return labels[value]   # a dict (see explain)
         return ctx.state.pieces[value]["label"]
     return value
 
@@ -60,7 +83,12 @@ class _Found(Exception):
 
 def _distinct(values: list, labels: dict | None, bound) -> list:
     """(value, encoded) of each distinct choice, in order: a value once, equal pieces once
-    (under their shared label), and no piece an earlier parameter already took."""
+    (under their shared label), and no piece an earlier parameter already took. `labels` are
+    `_piece_labels` of these values, or None for values that are not pieces."""
+    if type(labels) is _Apart:
+        if labels.of is values and not bound:
+            return labels.pairs[:]   # distinct pieces, each named apart, none taken
+        labels = labels.as_dict()
     if labels is None:
         try:
             return [(v, v) for v in dict.fromkeys(values)]
@@ -281,7 +309,21 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     """Every legal (args, env) of `action` for `player`, after requires and prefers: each
     prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower), which
     keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
-    return _preferred(ctx, action, player, _enumerate(ctx, action, player), generated=True)
+    lister = action.lister
+    if lister is None:
+        out = _enumerate_generic(ctx, action, player)
+    else:   # _enumerate(ctx, action, player), written out: once per listing of most games
+        hits: dict = {}
+        try:
+            out = lister(ctx, player, hits, False)
+        except _FAULTS:
+            out = _enumerate_plainly(ctx, action, player, True, False)
+        else:
+            if hits:
+                _add_hits(ctx, hits)
+    if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
+        return out
+    return _preferred(ctx, action, player, out, generated=True)
 
 
 def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
@@ -329,6 +371,8 @@ def explain(ctx: Ctx, action, move: Move) -> IllegalMove:
         wanted = _key(move.args[param.name])
         values = param.domain(ctx, env)
         labels = _piece_labels(ctx, values) if param.encode_pieces else None
+        if type(labels) is _Apart:
+            labels = labels.as_dict()
         for value in values:
             if _key(_encode(ctx, param, value, labels)) == wanted:
                 env = dict(env)

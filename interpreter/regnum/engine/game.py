@@ -45,7 +45,7 @@ class Game:
         # after the move, so copies of the game share it.
         self._last: Journal | None = None
         self._prev_state: State | None = None   # the state it rebuilds, once built
-        self._move_ctx: Ctx | None = None   # the contexts _apply and _candidates reuse
+        self._move_ctx: Ctx | None = None   # the contexts _apply and _listed reuse
         self._list_ctx: Ctx | None = None
 
     # ── creation ──
@@ -110,12 +110,12 @@ class Game:
     def _reused(self, which: str, hits: dict) -> Ctx:
         """The context kept for moves ("_move_ctx") or listings ("_list_ctx"), reset."""
         state = self._state
-        ctx = getattr(self, which)
+        ctx = self._move_ctx if which == "_move_ctx" else self._list_ctx
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
             ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
             setattr(self, which, ctx)
-        ctx.reset(hits, self._bound(state))
-        ctx.events, ctx.narrate = self.events, self.narrate
+        bound = self._size_bound
+        ctx.reset(hits, bound if bound is not None else self._bound(state), self.events, self.narrate)
         return ctx
 
     def _waiting(self) -> dict:
@@ -128,10 +128,14 @@ class Game:
     # ── reading ──
     @property
     def to_move(self) -> list[int]:
+        return list(self._to_move())
+
+    def _to_move(self) -> list[int]:
+        """The seats to move, in order: the list kept for this position (never change it)."""
         seats = self._cache.get("to_move")
         if seats is None:
             seats = self._cache["to_move"] = sorted(self._waiting())
-        return list(seats)
+        return seats
 
     @property
     def is_over(self) -> bool:
@@ -214,26 +218,38 @@ class Game:
                    players=full.players, seed=None, options=full.options, moves=moves,
                    result=full.result, seat=seat, view=self.observation(seat))
 
-    def _candidates(self, player: int) -> list:
-        cached = self._cache.get(("moves", player))
+    def _listed(self, player: int) -> list:
+        """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
+        listed once per position."""
+        cache = self._cache
+        cached = cache.get(("listed", player))
         if cached is not None:
             return cached
         stack = self._waiting().get(player)
         out = []
         if stack is not None:
             ctx = self._reused("_list_ctx", self.hits)
+            actions = self.model.actions
             for name in stack[-1][2]["$actions"]:
-                action = self.model.actions[name]
+                action = actions[name]
                 try:
                     found = decisions.candidates(ctx, action, player)
                 except BaseException as err:   # located as guarded() does, only when it failed
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
-                out.extend((name, args, env) for args, env in found)
+                out.append((name, found))
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
-        self._cache[("moves", player)] = out
+        cache[("listed", player)] = out
         return out
+
+    def _candidates(self, player: int) -> list:
+        """(action, args, env) of each legal move of `player`, in order."""
+        cached = self._cache.get(("moves", player))
+        if cached is None:
+            cached = self._cache[("moves", player)] = [
+                (name, args, env) for name, found in self._listed(player) for args, env in found]
+        return cached
 
     def legal_moves(self, player: int = _NO_SEAT) -> list[Move]:
         """The moves seat `player` may make now ([] when it is not asked): the safe surface
@@ -278,6 +294,30 @@ class Game:
             err.move = move
             raise
 
+    def _play_nth(self, player: int, pick) -> Move | None:
+        """What `play(legal_moves(player)[pick(n)])` does, n being the number of legal moves of
+        `player` (a seat to move), without making a Move of every legal move: the one played,
+        which is returned; None, with nothing played and `pick` not called, when there is no
+        legal move. For play_random_game, whose agents only pick an index."""
+        listed = self._listed(player)
+        if len(listed) == 1:   # one action asked for (the usual case): no triples made
+            name, found = listed[0]
+            if not found:
+                return None
+            args, env = found[pick(len(found))]
+        else:
+            found = self._candidates(player)
+            if not found:
+                return None
+            name, args, env = found[pick(len(found))]
+        move = Move(player, name, dict(args))
+        try:
+            self._apply(move, env)
+        except RulesetError as err:
+            err.move = move
+            raise
+        return move
+
     def _play(self, move: Move) -> None:
         known = self._cache.get(("legal", move.player)) if type(move.player) is int else None
         if known is not None:
@@ -320,7 +360,7 @@ class Game:
         hits: dict = {}   # what this move counts, added to self.hits once it succeeded
         ctx = self._reused("_move_ctx", hits)
         ctx.undo = journal.entries
-        ctx.frames = journal.frames
+        ctx.frames = journal
         try:
             stack = self._waiting()[move.player]
             frame = stack[-1]
@@ -334,7 +374,8 @@ class Game:
                 run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
             else:
                 ctx.push(action.body, dict(env))
-            signal = run_stack(ctx, stack)
+            # On top now: the answered frame or what the action pushed, all made by this move.
+            signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
             if signal == "end":
                 state.flow["main"] = []

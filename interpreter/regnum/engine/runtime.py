@@ -72,10 +72,12 @@ class Ctx:
         self.earlier: "Ctx | None" = None
         self.earlier_fn = None   # builds `earlier` when previous(…) is first read
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
-        self.frames: set | None = None
+        self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
 
-    def reset(self, hits: dict, size_bound: int) -> None:
+    def reset(self, hits: dict, size_bound: int, events: list, narrate: bool) -> None:
         """Ready for another step of the same game (a move, a listing): nothing of the last."""
+        self.events = events
+        self.narrate = narrate
         self.hits = hits
         self.steps = 0
         self.size_bound = size_bound
@@ -130,21 +132,24 @@ class Ctx:
     # ── effects ──
     def move_piece(self, piece: int, key: str) -> None:
         state = self.state
-        old = state.where[piece]
+        where = state.where
+        old = where[piece]
         if old == key:
             return
-        if key not in state.zones:
+        zones = state.zones
+        if key not in zones:
             self.open_zone(key)
         owned = state._owned   # State.writable, inlined: the hottest effect of most games
-        zone = state.zones[old] if old in owned else state.writable(old)
+        zone = zones[old] if old in owned else state.writable(old)
         i = zone.index(piece)
         del zone[i]
-        (state.zones[key] if key in owned else state.writable(key)).append(piece)
-        state.where[piece] = key
+        (zones[key] if key in owned else state.writable(key)).append(piece)
+        where[piece] = key
         self.undo.append((undo_move, piece, old, i, key))
-        if state.revealed and piece in state.revealed:
-            self.undo.append((undo_revealed, dict(state.revealed)))
-            del state.revealed[piece]  # a revealed piece that moves is hidden again
+        revealed = state.revealed
+        if revealed and piece in revealed:
+            self.undo.append((undo_revealed, dict(revealed)))
+            del revealed[piece]  # a revealed piece that moves is hidden again
         model = self.model
         if model.leave_triggers:
             self._fire(piece, old, model.leave_triggers)
@@ -430,8 +435,9 @@ def guarded(span, doing: str):
         raise RuntimeFault(f"{type(err).__name__}: {err} ({doing})", span) from None
 
 
-def run_stack(ctx: Ctx, stack: list) -> str:
-    """Run one stack until it asks, spawns, ends the game or empties ("done").
+def run_stack(ctx: Ctx, stack: list, made=None) -> str:
+    """Run one stack until it asks, spawns, ends the game or empties ("done"). `made`: the
+    frame on top of the stack when the move running now made it (it needs no copy).
 
     The hot loop of the interpreter: one call per instruction, nothing else. Where an
     error happened is known from (frame, pc) when it is raised, so nothing is recorded
@@ -441,18 +447,24 @@ def run_stack(ctx: Ctx, stack: list) -> str:
     ctx.stack = stack
     steps, limit = ctx.steps, ctx.max_steps
     frame, pc = None, 0
-    old = ctx.frames   # during a move: the frames it found, copied before their first change
-    top = None
+    journal = ctx.frames   # during a move: its journal; the frames it found are copied before their first change
+    old = None   # their ids, once a frame that may be one comes on top
+    top = ops = None
+    end = 0
     try:
         while stack:
             frame = stack[-1]
             if frame is not top:   # a frame comes on top (first, or after a return)
-                if old and id(frame) in old:
-                    frame = stack[-1] = [frame[0], frame[1], dict(frame[2])]
+                if journal is not None and frame is not made:
+                    if old is None:
+                        old = journal.frame_ids()
+                    if id(frame) in old:
+                        frame = stack[-1] = [frame[0], frame[1], dict(frame[2])]
                 top = frame
-            ops = codes[frame[0]].ops
+                ops = codes[frame[0]].ops   # a frame's code never changes, only its pc
+                end = len(ops)
             pc = frame[1]
-            if pc >= len(ops):
+            if pc >= end:
                 stack.pop()
                 if frame[0] == "flow":   # the flow ran to its end: coverage's `end:flow`
                     ctx.hit("end:flow")
@@ -492,7 +504,9 @@ def run_stack(ctx: Ctx, stack: list) -> str:
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
     """Apply an action whose body is a native function, with the same errors as the VM gives."""
-    args = [env["player"]] + [env[p.name] for p in action.params]
+    args = [env["player"]]
+    for param in action.params:
+        args.append(env[param.name])
     try:
         action.native(ctx, *args)
         if ctx.fired:
@@ -534,8 +548,10 @@ def advance(ctx: Ctx) -> None:
             done = False   # a thread ran to its end
             for thread in threads:
                 stack = thread["stack"]
-                if stack and "$asked" not in stack[-1][2]:   # not waiting: run it on
-                    signal = run_stack(ctx, stack)
+                if stack:
+                    if "$asked" in stack[-1][2]:   # waiting (the usual case)
+                        continue
+                    signal = run_stack(ctx, stack)   # not waiting: run it on
                     if signal == END:
                         _end(flow)
                         return
@@ -543,8 +559,9 @@ def advance(ctx: Ctx) -> None:
                         frame = stack[-1]
                         span = ctx.model.codes[frame[0]].spans[frame[1] - 1]
                         raise RuntimeFault("a simultaneous step cannot start inside another", span)
-                if not stack:
-                    done = True
+                    if stack:
+                        continue
+                done = True
             if done:
                 threads[:] = [t for t in threads if t["stack"]]
             if threads:
@@ -577,9 +594,9 @@ def waiting_seats(flow: dict) -> dict:
         for t in threads:
             stack = t["stack"]
             if stack:
-                env = stack[-1][2]
-                if "$asked" in env and env["$asked"] not in out:
-                    out[env["$asked"]] = stack
+                seat = stack[-1][2].get("$asked", out)   # `out`: not asked
+                if seat is not out and seat not in out:
+                    out[seat] = stack
         return out
     main = flow["main"]
     if main:

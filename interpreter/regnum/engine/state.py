@@ -222,16 +222,23 @@ class Journal:
         self.once = state.once
         self.moves = state.moves
         flow = state.flow
-        self.main = main = flow["main"][:]
+        self.main = flow["main"][:]
         threads = flow["threads"]
         self.threads = None if threads is None else [(t["player"], t["stack"][:]) for t in threads]
         self.entries: list = []
-        # The ids of the frames the flow holds now: the VM copies one before its first write.
-        frames = set(map(id, main))
-        if threads is not None:
-            for t in threads:
-                frames.update(map(id, t["stack"]))
-        self.frames = frames
+        self.frames: set | None = None   # frame_ids(), once asked
+
+    def frame_ids(self) -> set:
+        """The ids of the frames the flow held when the move began (the VM copies one before
+        its first write), gathered the first time the VM asks: most moves never change a
+        frame they found but the one they answer, which the move replaces anyway."""
+        frames = self.frames
+        if frames is None:
+            frames = self.frames = set(map(id, self.main))
+            if self.threads is not None:
+                for _, stack in self.threads:
+                    frames.update(map(id, stack))
+        return frames
 
     def undo(self, s: State) -> None:
         """Undo the move on `s` (the state it was written on, or a copy of it)."""
