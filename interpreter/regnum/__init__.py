@@ -9,16 +9,30 @@ The public API (DESIGN §4). Everything not named here is internal.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .diagnostics import Diagnostic, LimitExceeded, RulesetError
+from .documents import LogError, StateError
 from .engine.game import Game, OptionError
 from .limits import Limits
-from .log import Log, LogError, StateError
 from .moves import IllegalMove, Move
 from .ruleset import Ruleset, load
+
+if TYPE_CHECKING:
+    from .log import Log
 
 __all__ = ["load", "replay", "Ruleset", "Game", "Move", "IllegalMove", "RulesetError",
            "LimitExceeded", "Diagnostic", "Log", "LogError", "StateError", "OptionError", "Limits"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """`regnum.Log`, imported when first asked for: its pydantic models are a third of the
+    time `import regnum` would take, and most programs never make or read a log."""
+    if name == "Log":
+        from .log import Log
+        return Log
+    raise AttributeError(f"module 'regnum' has no attribute {name!r}")
 
 
 def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
@@ -31,6 +45,7 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
     (`Game.log_for`), which lacks the seed and hidden moves. Finding the rules a log names is
     the caller's part; `regnum replay` does it within the allowed folders (docs/log-format.md).
     """
+    from .log import Log
     log = Log.from_json(log)
     if log.seat is not None:
         raise LogError(f"log field 'seat': this log holds only what seat {log.seat} saw (no seed, the "

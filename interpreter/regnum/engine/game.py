@@ -11,12 +11,11 @@ import json
 
 from .. import rng, scoring
 from ..diagnostics import RulesetError
-from ..log import LOG_FORMAT, BadValue, Log, LogMove, LogResult, field_path, json_value
+from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
-from .saved import STATE_FORMAT
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -182,6 +181,7 @@ class Game:
     def log(self) -> Log:
         """The full record of the game (seed and every move): it sees everything, so hand a
         seat `log_for(seat)` instead."""
+        from ..log import LOG_FORMAT, Log, LogMove, LogResult   # the models, built on first use
         result = LogResult(scores=self.scores, winners=self.winners) if self.is_over else None
         return Log(format=LOG_FORMAT, ruleset=self.model.name, ruleset_hash=self.model.hash,
                    variant=self.model.variant, players=self.players, seed=self.seed, options=self.options,
@@ -202,6 +202,7 @@ class Game:
         let them recompute every hidden shuffle and draw), each move that was secret from them
         when it was made (`is_secret`) reduced to its player, and their observation at the end
         as `view`. It cannot be replayed move by move; `log` is the full record."""
+        from ..log import Log, LogMove
         self._seat(seat)
         # Whether a move was secret depends on the state it was made in: replay the game,
         # without narration (nobody reads it).

@@ -25,9 +25,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .state import canonical_json
-from ..log import BadValue, LogMove, StateError, first_error, json_value, read_document
-
-STATE_FORMAT = "regnum-state/1"
+from ..documents import STATE_FORMAT, BadValue, StateError, first_error, json_value, read_document
+from ..log import LogMove
 
 Frame = tuple[StrictStr, StrictInt, dict[StrictStr, Any]]
 
