@@ -10,11 +10,15 @@ the same place. See docs/log-format.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .agents import StuckGame
 from .diagnostics import RulesetError
-from .log import Log, LogError, LogFailure, LogMove
+from .documents import LogError
 from .moves import IllegalMove, Move
+
+if TYPE_CHECKING:
+    from .log import Log, LogFailure
 
 __all__ = ["InvariantBroken", "Reproduction", "assert_invariants", "failure_of", "failed_log", "log_of_failure",
            "one_line", "reproduce", "setup_failed_log"]
@@ -79,6 +83,7 @@ def failure_of(game, error: BaseException) -> LogFailure | None:
     """The failure record of `error` met while playing `game`, or None for an error that is
     not the game's failure (an illegal move, a bug of regnum). A fault raised by `play` names
     its move (`error.move`); any other failure comes after the game's moves."""
+    from .log import LogFailure   # the log's models, built on first use
     if isinstance(error, InvariantBroken):
         return LogFailure(kind="invariant", check=error.name,
                           move=game.move_count - 1 if game.move_count else None, message=error.message)
@@ -105,6 +110,7 @@ def failed_log(game, error: BaseException) -> Log:
 def log_of_failure(model, players: int, seed: int, options: dict, played: list, failing, failure: LogFailure) -> Log:
     """A failed game's log: the moves it played, then the failing move it never accepted (a
     Move, or None), then the failure record; no result."""
+    from .log import Log, LogMove
     moves = [LogMove(player=m.player, action=m.action, args=m.args) for m in played]
     if failing is not None:
         moves.append(LogMove(player=failing.player, action=failing.action, args=dict(failing.args)))
@@ -115,6 +121,7 @@ def log_of_failure(model, players: int, seed: int, options: dict, played: list, 
 def setup_failed_log(rules, players: int, seed: int, options: dict | None, error: BaseException) -> Log:
     """The log of a game whose setup failed: no game exists, so no move either; replaying it
     runs the same setup again. ValueError for an error that is not the game's failure."""
+    from .log import LogFailure
     if not isinstance(error, RulesetError):
         raise ValueError(f"{type(error).__name__} is not a failure of the game's setup")
     failure = LogFailure(kind="fault", check=_code(error), move=None, message=one_line(error))
@@ -159,6 +166,7 @@ def reproduce(rules, log, check_hash: bool = True) -> Reproduction:
     over, its winners are decided. Raises LogError for a log that records no failure or cannot
     be replayed (as `regnum.replay`), IllegalMove (with `index`) for a move before the failure
     that the rules refuse."""
+    from .log import Log, LogFailure
     from . import _check_fits, OptionError
     log = Log.from_json(log)
     if log.failure is None:

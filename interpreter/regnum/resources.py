@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-__all__ = ["KINDS", "data_dir", "bundled_rulesets", "bundled_names", "ruleset_name", "find_ruleset"]
+__all__ = ["KINDS", "data_dir", "bundled_rulesets", "bundled_names", "ruleset_name", "find_ruleset", "ruleset_label"]
 
 KINDS = ("grammar", "stdlib", "rulesets")
 RULES_SUFFIX = ".rules"
@@ -130,3 +130,8 @@ def _not_found_message(argument: str, names: list[str]) -> str:
     else:
         message += f"\n(no bundled rulesets found in {data_dir('rulesets')})"
     return message
+
+
+def ruleset_label(rules, path: Path) -> str:
+    """How results name a ruleset: a variant by its own name, a game by its game name."""
+    return str(getattr(rules, "variant", None) or getattr(rules, "name", None) or ruleset_name(path))

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict
 
 from . import backends, resources
+from .resources import ruleset_label
 from .agents import play_random_game
 from .failures import assert_invariants, one_line, setup_failed_log
 
@@ -103,11 +104,6 @@ class SimulationResult(BaseModel):
 def default_jobs() -> int:
     """The number of CPUs this process may use."""
     return backends.default_workers()
-
-
-def ruleset_label(rules, path: Path) -> str:
-    """How results name a ruleset: a variant by its own name, a game by its game name."""
-    return str(getattr(rules, "variant", None) or getattr(rules, "name", None) or resources.ruleset_name(path))
 
 
 def _result(game, seed: int) -> GameResult:

@@ -46,3 +46,18 @@ def test_every_public_name_is_there():
     assert (log.LogError, log.StateError, log.read_json, log.BadValue) == \
         (regnum.LogError, regnum.StateError, regnum.documents.read_json, regnum.documents.BadValue)
     assert json.loads(regnum.load("kings_kilt").new_game(2).to_json())["format"] == "regnum-state/1"
+
+
+def test_the_command_line_imports_what_a_command_needs_only():
+    """`regnum check` imports no model, simulation, fuzzer or benchmark; `regnum simulate`
+    does, and a pydantic error is still told apart once pydantic is there (cli/errors.loaded)."""
+    out = run("import sys\nfrom regnum.cli import cli\n"
+              "try:\n    cli.main(args=['check', 'kings_kilt'], prog_name='regnum')\n"
+              "except SystemExit as done:\n    assert done.code == 0, done.code\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m in "
+              "('regnum.log', 'regnum.simulate', 'regnum.fuzz', 'regnum.benchmark', 'regnum.engine.saved')))")
+    assert out.strip().splitlines()[-1] == "[]"
+    from regnum.cli import errors
+    assert errors.loaded("regnum.no_such_module", "Error") == ()
+    import pydantic
+    assert errors.loaded("pydantic", "ValidationError") is pydantic.ValidationError

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich import box
@@ -16,12 +17,13 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import resources
-from ..benchmark import (BenchResult, bench_ruleset, clamp_players, copy_cost, load_baseline, load_times,
-                         machine_info, peak_memory)
-from ..simulate import SimulationError, ruleset_label
+from ..resources import ruleset_label
 from ..terminal import safe
 from .common import echo, make_console, rules_path, rules_path_flag
 from .errors import api_error, describe_error, fail
+
+if TYPE_CHECKING:
+    from ..benchmark import BenchResult
 
 FOOTNOTE = ("Medians of {rounds} rounds, CPU time (time.process_time), one process. Each round plays the same "
             "seeds on both sides, interleaved (odd rounds regnum first, even rounds the baseline first), after "
@@ -31,6 +33,7 @@ FOOTNOTE = ("Medians of {rounds} rounds, CPU time (time.process_time), one proce
 
 
 def _baseline(name: str, path: Path | None):
+    from ..benchmark import load_baseline
     try:
         return load_baseline(name, path)
     except Exception as err:  # a broken baseline must not stop the benchmark
@@ -128,6 +131,8 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
       regnum bench kings_road -p 4 --rounds 9 --games 50 --json
       regnum bench kingdom_builder --memory 1000
     """
+    from ..benchmark import bench_ruleset, clamp_players, copy_cost, load_times, machine_info, peak_memory
+    from ..simulate import SimulationError   # the models and workers: imported when a benchmark runs
     wall = time.perf_counter()
     if rulesets:
         paths = [resources.find_ruleset(argument, rules_path()) for argument in rulesets]

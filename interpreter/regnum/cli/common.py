@@ -19,7 +19,7 @@ from rich.text import Text
 import regnum
 
 from .. import confine, resources
-from ..simulate import ruleset_label
+from ..resources import ruleset_label
 from ..terminal import safe
 
 

@@ -7,22 +7,31 @@ internal bugs. It also holds the click group class that applies this policy to e
 from __future__ import annotations
 
 import os
-from typing import NoReturn
+import sys
+from typing import TYPE_CHECKING, NoReturn
 
 import click
-from pydantic import ValidationError
 
 import regnum
 
 from ..agents import StuckGame
-from ..backends import BackendError, BackendUnavailable
-from ..simulate import SimulationError
 from ..terminal import safe
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 def api_error(name: str) -> type[BaseException] | tuple:
     """An exception class of the public API, or () (matches nothing) while it is missing."""
     cls = getattr(regnum, name, None)
+    return cls if isinstance(cls, type) else ()
+
+
+def loaded(module: str, name: str) -> type[BaseException] | tuple:
+    """An exception class of a module that is imported only when needed (pydantic, the
+    workers, the simulations), or () when it was never imported: then no such error can have
+    been raised, and a command that never needed the module did not pay for importing it."""
+    cls = getattr(sys.modules.get(module), name, None)
     return cls if isinstance(cls, type) else ()
 
 
@@ -46,9 +55,10 @@ def describe_error(err: BaseException) -> str | None:
         return f"error: {err}"
     if isinstance(err, UnicodeDecodeError):
         return f"error: the file is not UTF-8 text ({err.reason} at byte {err.start})"
-    if isinstance(err, (StuckGame, SimulationError, BackendError)):
+    if isinstance(err, (StuckGame, loaded("regnum.simulate", "SimulationError"),
+                        loaded("regnum.backends", "BackendError"))):
         return f"error: {err}"
-    if isinstance(err, ValidationError):
+    if isinstance(err, loaded("pydantic", "ValidationError")):
         return f"error: {validation_message(err)}"
     return None
 
@@ -81,7 +91,7 @@ def fail_input(message: str) -> NoReturn:
 def exit_code(err: BaseException) -> int:
     """2 for a log or saved game that cannot be loaded and for a backend that cannot run (Ray
     not installed, no cluster at --address), 1 for any other failure."""
-    return INPUT_EXIT if isinstance(err, (api_error("LogError"), BackendUnavailable)) else 1
+    return INPUT_EXIT if isinstance(err, (api_error("LogError"), loaded("regnum.backends", "BackendUnavailable"))) else 1
 
 
 class RegnumGroup(click.Group):

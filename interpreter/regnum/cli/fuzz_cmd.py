@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 from rich.text import Text
 
-from ..fuzz import FuzzReport, corpus_errors, corpus_files, corpus_folder, fuzz
-from ..simulate import ruleset_label
+from ..resources import ruleset_label
 from ..terminal import safe
 from .simulate_cmd import late_progress_bar
 from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
+
+if TYPE_CHECKING:
+    from ..fuzz import FuzzReport
 
 
 def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
@@ -28,6 +31,7 @@ def _player_counts(rules, given: tuple[int, ...]) -> list[int]:
 def _corpus(given: tuple[Path, ...], path: Path, rules, use_default: bool) -> list:
     """The logs of the corpus: each file given, each `*.json` of each folder given, and the
     ruleset's own folder (unless --no-corpus); refused whole (exit 2) if one cannot serve."""
+    from ..fuzz import corpus_errors, corpus_files, corpus_folder
     from .errors import fail_input
     from .replay import read_log_file
     sources = list(given)
@@ -147,6 +151,7 @@ def fuzz_command(ruleset, games, seed, players, seconds, workers, backend, addre
       regnum fuzz kings_road --games 300 --seed 1
       regnum fuzz my_variant.rules --time 60 --players 2 --json
     """
+    from ..fuzz import fuzz   # the fuzzer, its models and workers: imported when it runs
     checked_backend(backend, address)
     path, rules = load_ruleset(ruleset)
     counts = _player_counts(rules, players)

@@ -12,7 +12,7 @@ import click
 
 from ..agents import RandomAgent, StuckGame, moves_of, seat_seed
 from ..failures import InvariantBroken, assert_invariants, setup_failed_log
-from ..simulate import ruleset_label
+from ..resources import ruleset_label
 from .common import (echo, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count,
                      rules_path_flag, standings)
 from .errors import api_error

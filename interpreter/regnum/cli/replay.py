@@ -12,18 +12,15 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from pydantic import ValidationError
-
 import regnum
 
 from ..render import view_text
-from ..simulate import ruleset_label
+from ..resources import ruleset_label
 from .. import confine
 from .common import (chosen_limits, echo, limit_flag, load_ruleset, make_console, rules_path,
                      rules_path_flag, standings, standings_table)
-from ..engine.saved import STATE_FORMAT
 from ..failures import reproduce
-from ..log import read_json
+from ..documents import STATE_FORMAT, read_json
 from .errors import INPUT_EXIT, api_error, fail, fail_input, validation_message
 
 
@@ -47,6 +44,7 @@ def read_log_file(log_file: Path) -> tuple[dict, object]:
         fail_input(f"{log_file}: invalid log: the log must be a JSON object, not {type(data).__name__}")
     if data.get("format") == STATE_FORMAT:   # a saved game: checked whole by game_from_json
         return data, None
+    from pydantic import ValidationError   # with the log's models, read here
     try:
         return data, regnum.Log.from_json(data, limits)
     except (api_error("LogError"), ValidationError, ValueError, TypeError) as err:

@@ -10,15 +10,19 @@ import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 from rich.text import Text
 
-from ..simulate import SimulationResult, ruleset_label, simulate
+from ..resources import ruleset_label
 from ..terminal import safe
 from ..limits import Limits
 from .common import backend_flags, progress_bar, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, player_count, rules_path_flag
+
+if TYPE_CHECKING:
+    from ..simulate import SimulationResult
 
 
 @contextlib.contextmanager
@@ -129,6 +133,7 @@ def simulate_command(ruleset, players, games, seed, workers, backend, address, m
       regnum simulate my_game.rules -g 500 --check-invariants --failures-dir failed/
       regnum simulate kings_road -p 4 -g 10000 --backend ray --address auto
     """
+    from ..simulate import simulate   # with its models and workers: imported when a simulation runs
     checked_backend(backend, address)
     path, rules = load_ruleset(ruleset)
     options = option_values(options)
