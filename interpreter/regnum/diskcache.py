@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 CACHE_ENV = "REGNUM_CACHE_DIR"
@@ -66,6 +67,36 @@ def _private(path: Path, is_dir: bool) -> bool:
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         return False
     return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def read(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of a cache file, or None when it is missing, unreadable or larger than
+    `max_bytes`. Reading it marks it as used: pruned after the files used since."""
+    try:
+        if path.stat().st_size > max_bytes:
+            return None
+        data = path.read_bytes()
+        os.utime(path)
+    except OSError:
+        return None
+    return data
+
+
+def write(path: Path, data: bytes) -> bool:
+    """Write a cache file aside and rename it into place, private to the user (mkstemp's
+    0600): a process reading it meanwhile sees the old file or the new. False on failure."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
 
 
 def prune(kind: str, keep: int) -> None:

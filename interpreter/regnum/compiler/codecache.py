@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from types import CodeType
 
-from ..diskcache import cache_file, prune
+from .. import diskcache
 
 _FORMAT = "regnum-code-1"
 _KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (most recently used)
-_KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently written)
+_KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently used)
 _MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.1–0.3 MB is usual
 
 _in_process: dict[tuple, dict] = {}
@@ -82,18 +80,14 @@ def forget_in_process() -> None:
 
 
 def _read(key: tuple) -> dict:
-    path = cache_file("code", *key)
-    if path is None:
+    path = diskcache.cache_file("code", *key)
+    data = diskcache.read(path, _MAX_FILE_BYTES) if path is not None else None
+    if data is None:
         return {}
     try:
-        if path.stat().st_size > _MAX_FILE_BYTES:
-            return {}
-        with open(path, "rb") as f:
-            data = marshal.load(f)
-        os.utime(path)   # used: among the files pruned last
-    except (OSError, EOFError, ValueError, TypeError):
+        return _entries(marshal.loads(data), key)
+    except (EOFError, ValueError, TypeError):
         return {}
-    return _entries(data, key)
 
 
 def _entries(data, key: tuple) -> dict:
@@ -110,25 +104,12 @@ def _entries(data, key: tuple) -> dict:
 
 
 def _write(key: tuple, used: dict) -> None:
-    path = cache_file("code", *key)
+    path = diskcache.cache_file("code", *key)
     if path is None:
         return
     try:
         data = marshal.dumps((list(key), [k + (code,) for k, code in used.items()]))
     except ValueError:   # something marshal cannot write: keep nothing
         return
-    if len(data) > _MAX_FILE_BYTES:
-        return
-    try:
-        # Written aside and renamed: a process reading it meanwhile sees the old file or the new.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        return
-    prune("code", _KEPT_ON_DISK)
+    if len(data) <= _MAX_FILE_BYTES and diskcache.write(path, data):
+        diskcache.prune("code", _KEPT_ON_DISK)
