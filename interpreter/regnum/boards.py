@@ -249,6 +249,15 @@ def step(board: Board, cell, direction, n: int = 1):
     return cell
 
 
+def step_once(steps: dict, board: Board, cell, direction):
+    """`step(board, cell, direction)`, one step, as the compiler calls it with the board's
+    `steps` table at hand: one lookup when the direction is one of the board's."""
+    table = steps.get(direction)
+    if table is None:
+        return step(board, cell, direction)   # which says why not
+    return table.get(cell)
+
+
 _LINES_KEPT = 1 << 16   # lines remembered per board, emptied when full
 
 

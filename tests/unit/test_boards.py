@@ -338,3 +338,42 @@ action look(d in ["south"]):
             if name.startswith("_way") and value is steps["east"]] != []
     with pytest.raises(regnum.RulesetError, match="has no direction 'south'"):
         game.play(game.legal_moves(0)[0])
+
+
+def test_a_step_in_a_direction_known_only_as_the_game_runs_reads_the_board_table(tmp_path):
+    """`step(board, x, d)` with `d` a value (a plain name, or any expression) reads the
+    board's table of that direction inline; a direction the board does not have fails with
+    boards.step's message, either way; two steps still go through boards.step."""
+    rules = load(tmp_path, GRID + """
+const ways = ["east", "north_west", "up"]
+def towards(h, i) = step(land, h, ways[i])
+flow:
+    let h = cell(land, 2, 3)
+    for d in ["east", "west", "south_west"]:
+        announce "{d}: {step(land, h, d)} {step(land, cell(land, 0, 0), d)} {step(land, h, d, 2)}"
+    announce "{towards(h, 0)} {towards(h, 1)} {towards(cell(land, 0, 0), 1)}"
+    ask 0 to look
+action look(d in ["north_west", "up"], i in [0, 2]):
+    announce "{step(land, cell(land, 1, 1), d)} {towards(cell(land, 1, 1), i)}"
+""")
+    game = rules.new_game(2)
+    land = rules.model.boards["land"]
+
+    def step(cell, d, n=1):   # the reference: boards.step, as the call was before
+        return boards.step(land, cell, d, n) or "none"
+    assert game.events[-4:] == [
+        f"{d}: {step('(2,3)', d)} {step('(0,0)', d)} {step('(2,3)', d, 2)}"
+        for d in ("east", "west", "south_west")] + [
+        f"{step('(2,3)', 'east')} {step('(2,3)', 'north_west')} {step('(0,0)', 'north_west')}"]
+    assert game.events[-4:-2] == ["east: (2,4) (0,1) (2,5)", "west: (2,2) none (2,1)"]
+    ways = [name for name, value in rules.model.expressions.codegen.ns.items()
+            if name.startswith("_ways") and value is land.steps]
+    assert ways != []
+    moves = {(m.args["d"], m.args["i"]): m for m in game.legal_moves(0)}
+    for bad in [("north_west", 2), ("up", 0)]:   # through the helper, then inline
+        again = game.copy()
+        with pytest.raises(regnum.RulesetError, match="board 'land' has no direction 'up'"):
+            again.play(moves[bad])
+        assert again.to_dict() == game.to_dict()
+    game.play(moves[("north_west", 0)])
+    assert game.events[-1] == f"{step('(1,1)', 'north_west')} {step('(1,1)', 'east')}"

@@ -521,3 +521,51 @@ def test_domains_no_game_can_change_are_listed_from_what_load_computed(tmp_path)
     # 2 choices of k, 2 of tint per k, 3 of n per tint, then m's one distinct choice for
     # each of the 10 kept (a literal list is built without steps).
     assert steps == 2 + 2 * 2 + 4 * 3 + 10
+
+
+def test_choices_of_the_last_parameter_are_judged_once_for_the_values_its_requires_read(tmp_path):
+    """The requires of `m` read `k` and `m`, never `n`: the choices of `m` that pass are
+    judged once per `k` and per domain list, then met again for each other `n`, counted
+    again but not judged again (the steps `in` charges are charged once). The domain of `m`
+    reads `n`: when it gives the same constant list (n = 10 and n = 30), the choices are
+    shared; another list (n = 20) is judged on its own."""
+    game = _game(tmp_path, """
+    const picks = [0, 1, 2, 3]
+    const few = [1, 3]
+    flow:
+        ask 0 to go
+    action go(k in [1, 2], n in [10, 20, 30], m in (if n == 20 then few else picks)):
+        require even: m % 2 == 0 or k == 2
+        require listed: m in [0, 1, 2]
+        pass
+    """)
+    lister = game.model.actions["go"].lister.source
+    assert "r2 = {}" in lister and "ud2 = {}" in lister
+    outcome, steps, hits = both(game, "go")
+    assert [(m["k"], m["n"], m["m"]) for m in _moves(outcome)] == [
+        (1, 10, 0), (1, 10, 2), (1, 30, 0), (1, 30, 2),
+        (2, 10, 0), (2, 10, 1), (2, 10, 2), (2, 20, 1), (2, 30, 0), (2, 30, 1), (2, 30, 2)]
+    # k = 1: 1 and 3 are odd, for n = 10, 20 and 30 (few holds 1 and 3): 2 + 2 + 2;
+    # k = 2: 3 is not listed, for n = 10, 20 and 30: 1 + 1 + 1.
+    assert hits == {"require:go.even": 6, "require:go.listed": 3}
+    # 2 choices of k; 3 of n per k; the choices of m offered for each (k, n): 4 + 2 + 4 per k;
+    # `m in [0, 1, 2]` (3 steps) judged per k for picks' 2 even values (k = 1) or 4 values
+    # (k = 2), and for few's values (k = 2 only: both are odd for k = 1), not again for n = 30.
+    assert steps == 2 + 2 * 3 + 2 * (4 + 2 + 4) + 3 * (2 + 4 + 2)
+    assert both(game, "go", stop=True)[0] == ("found",)
+
+
+def test_remembered_choices_are_judged_again_for_values_that_cannot_be_keys(tmp_path):
+    game = _game(tmp_path, """
+    flow:
+        ask 0 to go
+    action go(k in [[1], [2]], n in [10, 20], m in range(3)):
+        require matches: m != k[0]
+        pass
+    """)
+    outcome, steps, hits = both(game, "go")
+    assert [(m["k"], m["n"], m["m"]) for m in _moves(outcome)] == [
+        ([1], 10, 0), ([1], 10, 2), ([1], 20, 0), ([1], 20, 2),
+        ([2], 10, 0), ([2], 10, 1), ([2], 20, 0), ([2], 20, 1)]
+    assert hits == {"require:go.matches": 4}
+    assert steps == 2 + 2 * 2 + 3 + 4 * 3   # range(3) built once, offered for each (k, n)

@@ -584,6 +584,17 @@ class CodeGen:
         if node.func == "step" and len(args) == 3 and isinstance(node.args[2], ast.StrLit) \
                 and node.args[2].value in record.steps:   # one step in a direction named in the rule
             return f"{self.bind(record.steps[node.args[2].value], 'way')}.get({args[1]})"
+        if node.func == "step" and len(args) == 3 and record.steps:
+            # A direction known only as the game runs: its table read inline when it names
+            # one, or boards.step, which says why it does not (a plain name is read twice at
+            # no cost; anything else is computed once, by the helper).
+            steps = self.bind(record.steps, "ways")
+            if _PLAIN.fullmatch(args[2]):
+                function = self.bind(boards.step, "bf")
+                return (f"({steps}[{args[2]}].get({args[1]}) if {args[2]} in {steps} "
+                        f"else {function}({self.bind(record, 'board')}, {args[1]}, {args[2]}))")
+            function = self.bind(boards.step_once, "bf")
+            return f"{function}({steps}, {self.bind(record, 'board')}, {args[1]}, {args[2]})"
         function = self.bind(boards.FUNCTIONS[node.func][2], "bf")
         call = f"{function}({self.bind(record, 'board')}{''.join(', ' + a for a in args[1:])})"
         if node.func in _SEARCHING:   # a search of the board: its size is work done

@@ -85,7 +85,7 @@ def _helpers() -> dict:
     if _HELPERS is None:
         from ..engine import decisions
         from .prefers import KEYED
-        _HELPERS = {"_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
+        _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
                     # the generated code's namespace has only the builtins expressions use
@@ -185,7 +185,11 @@ class _Writer:
         self.binds[name] = (f"v{i}", self.scope.get(name) or "value")
         last = i == len(self.params) - 1
         if last:
-            self._checked_loop(i, depth, leaf=True)
+            shared = self._shared_by(i)
+            if shared is None:
+                self._checked_loop(i, depth, leaf=True)
+            else:
+                self._remembered_leaf(i, depth, shared)
             self.emit(depth, "if out:")
             self.emit(depth + 1, "if stop: raise _m_found")
             self.emit(depth + 1, f"if len(out) > lim: _m_too_many(c, {self.name!r})")
@@ -223,7 +227,7 @@ class _Writer:
             for n in _state_only_calls(g, node, set()):
                 yield n, -1, {}, {}
 
-    def _checked_loop(self, i: int, depth: int, leaf: bool) -> None:
+    def _checked_loop(self, i: int, depth: int, leaf: bool, stop_first: bool = False) -> None:
         """The loop over the choices of parameter i that keeps those passing its requires:
         into ok{i}, or, for the last parameter, straight into the moves."""
         g = self.g
@@ -263,16 +267,76 @@ class _Writer:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(depth + 2, hit, local=True)
             self.emit(depth + 2, "continue")
-        if leaf:
-            # The env as `e` would be with this choice bound, written out (a dict display
-            # keeps the first place and the last value of a repeated key, as `e` does).
-            args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
-                             for j, (n, p) in enumerate(zip(self.names, self.params)))
-            env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
+        if leaf or stop_first:
             self.emit(depth + 1, "if stop: raise _m_found")   # `exists`: the first move is enough
-            self.emit(depth + 1, f"out.append(({{{args}}}, {{{env}}}))")
+        if leaf:
+            self._append_move(depth + 1)
         else:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
+
+    def _append_move(self, depth: int) -> None:
+        """The move of the choices in the loop variables, appended to the listing."""
+        # The env as `e` would be with this choice bound, written out (a dict display
+        # keeps the first place and the last value of a repeated key, as `e` does).
+        args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
+                         for j, (n, p) in enumerate(zip(self.names, self.params)))
+        env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
+        self.emit(depth, f"out.append(({{{args}}}, {{{env}}}))")
+
+    def _shared_by(self, i: int) -> list[int] | None:
+        """The earlier parameters the requires of the last parameter i read, when there is
+        one they do not read: the choices of i that pass are then the same for every value
+        of the others (with the same domain), judged once and remembered. None otherwise."""
+        if i == 0 or not self.at[i] or self._taken(i):
+            return None
+        earlier = set(self.names[:i])
+        read = set()
+        for node, _ in self.at[i]:
+            read |= {name for name, _, _ in free_names(node)} & earlier
+        if len(read) == i:
+            return None
+        return [j for j in range(i) if self.names[j] in read]
+
+    def _remembered_leaf(self, i: int, depth: int, read: list[int]) -> None:
+        """The last parameter's loop, whose passing choices are remembered by the domain they
+        came from (the same list object: a domain computed once, or kept per the values it
+        reads) and the values of the earlier parameters its requires read. On a second
+        meeting the requires are not judged again: the same pure conditions of the same
+        state on the same values; the exclusions are counted again, and the choices charged;
+        the steps the requires themselves charge are not (fewer steps, never more)."""
+        self.top.append(f"r{i} = {{}}")
+        self.emit(depth, f"k = (_m_id(it{i}), {''.join(f'v{j}, ' for j in read)})")
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"g{i} = r{i}[k]")
+        self.emit(depth, "except _m_KeyError:")
+        self.emit(depth + 1, f"g{i} = None")
+        self.emit(depth, "except _m_TypeError:")   # a value that cannot be a key: judged each time
+        self.emit(depth + 1, f"g{i} = k = None")
+        self.emit(depth, f"if g{i} is None:")
+        outer, self.lines = self.lines, []
+        self.emit(depth + 1, f"ok{i} = []")
+        self._checked_loop(i, depth + 1, leaf=False, stop_first=True)
+        loop, self.lines = self.lines, outer
+        numbers = list(dict.fromkeys(self.counters[hit] for _, hit in self.at[i]))
+        for number in numbers:
+            self.emit(depth + 1, f"a{number} = n{number}")
+        self.lines += loop
+        counted = "".join(f", n{number} - a{number}" for number in numbers)
+        self.emit(depth + 1, f"g{i} = (it{i}, ok{i}{counted})")   # it{i} kept: its id stays its own
+        self.emit(depth + 1, f"if k is not None: r{i}[k] = g{i}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"ok{i} = g{i}[1]")
+        for place, number in enumerate(numbers, start=2):
+            self.emit(depth + 1, f"n{number} += g{i}[{place}]")
+        self.emit(depth, f"if stop and ok{i}: raise _m_found")
+        self.emit(depth, f"for {self._choice(i)} in ok{i}:")
+        self._append_move(depth + 1)
+
+    def _taken(self, i: int) -> list[str]:
+        """The earlier choices that are pieces, left out of parameter i's choices afresh."""
+        if not self.params[i].encode_pieces:
+            return []
+        return [f"v{j}" for j, p in enumerate(self.params[:i]) if p.encode_pieces]
 
     def _choice(self, i: int) -> str:
         """The loop variables of parameter i: a piece and its label, or a value that is its
@@ -289,7 +353,7 @@ class _Writer:
             return
         domain = g.bind(param.domain, "dom")
         labels = "_m_labels(c, d)" if param.encode_pieces else "None"
-        taken = [f"v{j}" for j, p in enumerate(self.params[:i]) if p.encode_pieces] if param.encode_pieces else []
+        taken = self._taken(i)
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
         keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())" if param.encode_pieces \
@@ -304,7 +368,12 @@ class _Writer:
             for line in compute:
                 self.emit(depth + 1, line)
         else:
-            self.top.append(f"m{i} = {{}}")
+            # The same domain list met again (a constant, as `land` is in `if … then … else
+            # land`) keeps the choices made of it: the same list object (kept, so that its id
+            # stays its own), the same choices, the same `it{i}` for the last loop's memo.
+            self.top += [f"m{i} = {{}}", f"ud{i} = {{}}"]
+            compute = [f"d = {domain}(c, e)", f"u = ud{i}.get(_m_id(d))",
+                       f"if u is None: u = ud{i}[_m_id(d)] = (d, {keep})", f"f{i} = u[1]"]
             self.emit(depth, f"k = ({''.join(f'v{self.names.index(d)}, ' for d in param.depends)})")
             self.emit(depth, "try:")
             self.emit(depth + 1, f"f{i} = m{i}[k]")
