@@ -215,6 +215,13 @@ RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_
 # The locals a move lister reads the state's parts through (CodeGen.state).
 STATE_LOCALS = {part: f"_s_{part}" for part in ("vars", "pvars", "tables", "zones", "pieces", "grids")}
 
+
+def state_reads(body: str, indent: str = "    ") -> list[str]:
+    """The lines setting the STATE_LOCALS that `body` (generated source) reads, and no
+    others: a lister runs hundreds of times a game, and most read two parts of six."""
+    return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items()
+            if re.search(rf"\b{local}\b", body)]
+
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 

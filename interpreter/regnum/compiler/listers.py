@@ -34,6 +34,14 @@ happens. So it keeps the walk's order of work:
 - a call of a def or a board function that the requires of one parameter make more than
   once with the same arguments (`tile(at, way)` in three requires) is computed once per
   choice, at its first use.
+- the choices of the last parameter that pass its requires are the same whenever its
+  domain is the same list and the earlier choices its requires read have the same values
+  (the requires are pure, and a listing changes nothing): when they do not read some
+  earlier parameter, the passing choices are kept, keyed by the domain list's identity and
+  those values, and met again without judging them again; their exclusions are counted
+  again each time, their choices charged again, the steps the requires themselves charge
+  not (fewer steps, never more). A domain computed per value of the choices it reads keeps
+  the choices it made of a list it met before (`if … then two_away(from) else land`).
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -56,7 +64,7 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .. import ast
-from .codegen import STATE_LOCALS, _size
+from .codegen import _size, state_reads
 from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
@@ -119,9 +127,8 @@ class _Writer:
         g = self.g
         g.ns.update(_helpers())
         fname = f"_moves{next(g._ids)}"
-        # A listing changes nothing of the state: its parts are read through locals.
-        for part, local in STATE_LOCALS.items():
-            self.emit(1, f"{local} = c.state.{part}")
+        # A listing changes nothing of the state: its parts are read through locals (set
+        # once the function is written, for the parts it reads).
         g.state_locals = True
         try:
             return self._function(fname)
@@ -160,7 +167,8 @@ class _Writer:
             top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
                 + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
-        source = f"def {fname}(c, player, hits, stop):\n" + "\n".join(self.lines) + "\n"
+        body = "\n".join(self.lines) + "\n"
+        source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated (a lister has no file)

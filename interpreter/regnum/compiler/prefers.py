@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..check.walk import free_names
-from .codegen import STATE_LOCALS
+from .codegen import state_reads
 from .conditions import _DEEPEST, _LOOPS, truth_lines
 from .expressions import CompileError
 from .listers import _helpers, _state_only_calls
@@ -83,10 +83,8 @@ class _Narrower:
             for n in kept:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
-        lines = [f"def {fname}(c, player, found):"]
-        lines += [f"    {local} = c.state.{part}" for part, local in STATE_LOCALS.items()]
-        lines += ["    pl = player"] + closures
-        lines += self._loop(test)
+        lines = ["    pl = player"] + closures + self._loop(test)
+        lines = [f"def {fname}(c, player, found):"] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
         exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)
         fn = g.ns[fname]
