@@ -569,3 +569,60 @@ def test_remembered_choices_are_judged_again_for_values_that_cannot_be_keys(tmp_
         ([2], 10, 0), ([2], 10, 1), ([2], 20, 0), ([2], 20, 1)]
     assert hits == {"require:go.matches": 4}
     assert steps == 2 + 2 * 2 + 3 + 4 * 3   # range(3) built once, offered for each (k, n)
+
+
+def test_fields_of_a_chosen_piece_are_read_once_per_choice_for_the_later_parameters(tmp_path):
+    game = _game(tmp_path, """
+    piece token:
+        size: int
+    zone pool: public
+    setup:
+        create 1 token(size: 2) in pool
+        create 1 token(size: 0) in pool
+    flow:
+        ask 0 to go
+    action go(t in pool, n in range(3)):
+        require fits: n < t.size or n == 2
+        require even: (t.size + n) % 2 == 0
+        pass
+    """)
+    lister = game.model.actions["go"].lister.source
+    assert lister.count("['size']") == 1   # read once per token, into a local, for both requires
+    outcome, steps, hits = both(game, "go")
+    assert [(m["t"], m["n"]) for m in _moves(outcome)] == [("token#0", 0), ("token#0", 2), ("token#1", 2)]
+    assert hits == {"require:go.fits": 2, "require:go.even": 1}
+    assert steps == 2 + 3 + 3 * 2   # range(3) reads no choice: built once (3 steps), offered per token
+
+
+def test_a_field_read_that_fails_where_it_is_guarded_hands_the_listing_to_the_walk(tmp_path, monkeypatch):
+    """`t.size` exists on tokens only; a require reads it only after checking the piece's
+    type, so the walk never fails. Read once per choice, it fails for the marker: the walk
+    then makes the listing, and its moves, coverage and steps are the walk's own."""
+    game = _game(tmp_path, """
+    piece token:
+        size: int
+    piece marker:
+        colour: str
+    zone pool: public
+    setup:
+        create 1 marker(colour: "red") in pool
+        create 1 token(size: 2) in pool
+    flow:
+        ask 0 to go
+    action go(t in pool, n in range(3)):
+        require fits: t.type == "token" and n < t.size
+        pass
+    """)
+    action = game.model.actions["go"]
+    assert "fv0 = " in action.lister.source
+    walked = []
+    namespace = action.lister.__globals__
+    monkeypatch.setitem(namespace, "_m_walk", lambda *args: walked.append(args[1].name) or decisions._enumerate_generic(*args))
+    from listings import observe
+    new = observe(decisions._enumerate, game, action, 0)
+    old = observe(decisions._enumerate_generic, game, action, 0)
+    assert new == old
+    assert [dict(args) for args, _ in new[0][1]] == [{"t": "token", "n": 0}, {"t": "token", "n": 1}]
+    assert new[2] == {"require:go.fits": 4}
+    assert walked == ["go"]   # the lister read the marker's size, and handed over
+    assert both(game, "go", stop=True)[0] == ("found",)

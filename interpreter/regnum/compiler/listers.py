@@ -96,6 +96,7 @@ def _helpers() -> dict:
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
+                    "_m_walk": decisions._enumerate_generic, "_m_FAULTS": decisions._FAULTS,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_set": set, "_m_zip": zip}
     return _HELPERS
@@ -117,6 +118,8 @@ class _Writer:
         self.counters: dict[str, int] = {}   # coverage name -> its local counter's number
         self.resets: dict[int, list[str]] = {}   # level -> the kept values it starts afresh
         self.kept: list[int] = []   # ids of the nodes hoisted, dropped when the function is written
+        self.fields = 0   # fields of chosen pieces read once per choice (_read_fields)
+        self.walked_again = False   # whether a failed read hands the listing to the walk
         # Every parameter's choice and the player are locals; `e` holds what the domains read.
         self.binds = {"player": ("pl", scope.get("player", "player"))}
 
@@ -167,6 +170,8 @@ class _Writer:
             top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
                 + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
+        if self.walked_again:   # the steps before the listing, for the walk that makes it again
+            self.lines.insert(0, "    s0 = c.steps")
         body = "\n".join(self.lines) + "\n"
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
@@ -212,7 +217,40 @@ class _Writer:
         if any(name in p.depends for p in self.params[i + 1:]):   # `e` is only what domains read
             self.emit(depth + 1, f"e[{name!r}] = v{i}")
         self.emit(depth + 1, f"{_RESET}{i}")   # the values kept per choice of i start here
+        self._read_fields(i, depth + 1)
         self._level(i + 1, depth + 1)
+
+    def _read_fields(self, i: int, depth: int) -> None:
+        """The fields of the piece chosen for parameter i that the requires of later
+        parameters read (`tile.kind` in every require over `h`), read once per choice into
+        locals. A read that fails here might not have been made where it is written (an
+        earlier condition may guard it), so the listing is then made again by the generic
+        walk, which decides what it lists and raises, steps and all."""
+        name = self.names[i]
+        if self.scope.get(name) != "piece":
+            return
+        fields: dict[str, list] = {}
+        for later in self.at[i + 1:]:
+            for node, _ in later:
+                # Not inside comprehensions, whose variables may take the same name.
+                for n in _nodes(node, into_comprehensions=False):
+                    if isinstance(n, ast.Attribute) and isinstance(n.obj, ast.Name) and n.obj.name == name \
+                            and id(n) not in self.g._hoisted:
+                        fields.setdefault(n.name, []).append(n)
+        if not fields:
+            return
+        self.walked_again = True
+        self.emit(depth, "try:")
+        for field, nodes in fields.items():
+            local = f"fv{self.fields}"
+            self.fields += 1
+            self.emit(depth + 1, f"{local} = {self.g.state('pieces')}[v{i}][{field!r}]")
+            for n in nodes:
+                self.g._hoisted[id(n)] = local
+                self.kept.append(id(n))
+        self.emit(depth, "except _m_FAULTS:")
+        self.emit(depth + 1, "c.steps = s0")
+        self.emit(depth + 1, f"return _m_walk(c, c.model.actions[{self.name!r}], player, hits is not None, stop)")
 
     def _reset(self, line: str) -> str:
         """A level's marker, replaced by the kept values that start afresh there."""
