@@ -42,6 +42,11 @@ happens. So it keeps the walk's order of work:
   again each time, their choices charged again, the steps the requires themselves charge
   not (fewer steps, never more). A domain computed per value of the choices it reads keeps
   the choices it made of a list it met before (`if … then two_away(from) else land`).
+- a field of the piece an earlier parameter chose, read by the requires of later ones
+  (`tile.kind` in every require over the hexes), is read once per choice of that piece. The
+  read may fail where the requires would never have made it (a condition before it guards
+  it): the listing is then handed to the generic walk, with the steps it had before, so
+  that what it lists, counts, charges and raises is the walk's own.
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
