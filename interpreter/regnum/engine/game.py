@@ -306,11 +306,18 @@ class Game:
             if not found:
                 return None
             args, env = found[pick(len(found))]
-        else:
-            found = self._candidates(player)
-            if not found:
+        else:   # the i-th of the moves of every action, in order, as _candidates lists them
+            n = 0
+            for _, found in listed:
+                n += len(found)
+            if not n:
                 return None
-            name, args, env = found[pick(len(found))]
+            i = pick(n)
+            for name, found in listed:
+                if i < len(found):
+                    break
+                i -= len(found)
+            args, env = found[i]
         move = Move(player, name, dict(args))
         try:
             self._apply(move, env)
