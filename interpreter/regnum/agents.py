@@ -83,10 +83,12 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
         waiting = game._to_move()   # kept by the game for this position, replaced after a move
         if not waiting:
             raise StuckGame(f"the game is not over but nobody is to move (after {game.move_count} moves)")
-        for player in waiting:
-            if game.is_over or game.move_count >= max_moves:
+        for i, player in enumerate(waiting):
+            # The first seat is to move in the position the loop's test has just read; a later
+            # one, only if the moves before it left the game going and it still asked.
+            if i and (game.is_over or game.move_count >= max_moves):
                 break
-            if player not in game._waiting():
+            if i and player not in game._waiting():
                 continue
             if game._play_nth(player, picks[player]) is None:
                 raise StuckGame(

@@ -106,15 +106,30 @@ class Game:
             bound = self._size_bound = state_size(state)   # a game read from JSON: measured once
         return bound or 0
 
-    def _reused(self, which: str, hits: dict) -> Ctx:
-        """The context kept for moves ("_move_ctx") or listings ("_list_ctx"), reset."""
+    def _reused(self, hits: dict) -> Ctx:
+        """The context kept for moves, reset."""
         state = self._state
-        ctx = self._move_ctx if which == "_move_ctx" else self._list_ctx
+        ctx = self._move_ctx
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
-            ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate, self.limits)
-            setattr(self, which, ctx)
+            ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate,
+                                       self.limits)
         bound = self._size_bound
         ctx.reset(hits, bound if bound is not None else self._bound(state), self.events, self.narrate)
+        return ctx
+
+    def _listing_ctx(self) -> Ctx:
+        """The context kept for listings, ready for one. A listing only evaluates expressions,
+        which push no frame, fire no trigger, rank nobody and journal no write, so of what
+        Ctx.reset clears only the counters can differ from what the last listing left."""
+        state = self._state
+        ctx = self._list_ctx
+        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            ctx = self._list_ctx = Ctx(self.model, state, self.players, self.hits, self.events,
+                                       self.narrate, self.limits)
+        bound = self._size_bound
+        ctx.size_bound = bound if bound is not None else self._bound(state)
+        ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
+        ctx.steps = ctx.added = 0
         return ctx
 
     def _waiting(self) -> dict:
@@ -229,7 +244,7 @@ class Game:
         stack = self._waiting().get(player)
         out = []
         if stack is not None:
-            ctx = self._reused("_list_ctx", self.hits)
+            ctx = self._listing_ctx()
             actions = self.model.actions
             for name in stack[-1][2]["$actions"]:
                 action = actions[name]
@@ -306,11 +321,18 @@ class Game:
             if not found:
                 return None
             args, env = found[pick(len(found))]
-        else:
-            found = self._candidates(player)
-            if not found:
+        else:   # the i-th of the moves of every action, in order, as _candidates lists them
+            n = 0
+            for _, found in listed:
+                n += len(found)
+            if not n:
                 return None
-            name, args, env = found[pick(len(found))]
+            i = pick(n)
+            for name, found in listed:
+                if i < len(found):
+                    break
+                i -= len(found)
+            args, env = found[i]
         move = Move(player, name, dict(args))
         try:
             self._apply(move, env)
@@ -359,7 +381,7 @@ class Game:
         journal = Journal(state)
         events_before = len(self.events)
         hits: dict = {}   # what this move counts, added to self.hits once it succeeded
-        ctx = self._reused("_move_ctx", hits)
+        ctx = self._reused(hits)
         ctx.undo = journal.entries
         ctx.frames = journal
         try:

@@ -224,7 +224,12 @@ class Journal:
         flow = state.flow
         self.main = flow["main"][:]
         threads = flow["threads"]
-        self.threads = None if threads is None else [(t["player"], t["stack"][:]) for t in threads]
+        if threads is None:
+            self.threads = None
+        else:   # a loop, not a comprehension: once per move of a simultaneous step, it shows
+            self.threads = kept = []
+            for t in threads:
+                kept.append((t["player"], t["stack"][:]))
         self.entries: list = []
         self.frames: set | None = None   # frame_ids(), once asked
 
