@@ -59,7 +59,7 @@ def seat_seed(seed: int, seat: int) -> str:
 
 def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 100_000,
                      narrate: bool = False, options: dict | None = None, started=None,
-                     after_move=None) -> Game:
+                     after_move=None, coverage: bool = True) -> Game:
     """Play a game of ``rules`` with a RandomAgent in every seat.
 
     The game uses ``seed``; seat ``p``'s agent uses ``seat_seed(seed, p)``. At each step every
@@ -72,8 +72,9 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     a caller still has it if a move fails); ``after_move(game)``, after every move (to check
     the invariants, say: it may raise to stop the game). A fault of the rules raised by a move
     carries that move (``error.move``), so ``game.failed_log(error)`` records it.
+    ``coverage=False`` plays the same game without counting coverage (``game.hits`` is None).
     """
-    game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options)
+    game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options, coverage=coverage)
     if started is not None:
         started(game)
     # Each seat's RandomAgent.choose, without the Move values of the moves not chosen: the

@@ -108,7 +108,7 @@ def interpreter_games(rules, players: int, seeds, max_moves: int) -> list[Outcom
     out = []
     for seed in seeds:
         try:
-            game = play_random_game(rules, players, seed, max_moves)
+            game = play_random_game(rules, players, seed, max_moves, coverage=False)   # as simulate plays
         except Exception as err:  # noqa: BLE001 — named with its seed by the caller
             raise RuntimeError(f"seed {seed}: {type(err).__name__}: {err}") from err
         out.append((game.move_count, tuple(game.scores)))
@@ -258,7 +258,7 @@ def timed_playouts(rules, players: int, seconds: float, max_moves: int = 100_000
     games = moves = 0
     start = clock()
     while True:
-        moves += play_random_game(rules, players, games, max_moves).move_count
+        moves += play_random_game(rules, players, games, max_moves, coverage=False).move_count
         games += 1
         elapsed = clock() - start
         if elapsed >= seconds:

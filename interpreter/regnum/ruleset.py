@@ -71,8 +71,10 @@ class Ruleset:
         return {name: (spec.type, str(spec.span)) for name, spec in self.model.options.items()}
 
     def new_game(self, players: int, seed: int = 0, narrate: bool = True, options: dict | None = None,
-                 limits: Limits | None = None) -> Game:
-        """A new game. `limits` replaces the ruleset's limits (regnum.Limits) for this game."""
+                 limits: Limits | None = None, coverage: bool = True) -> Game:
+        """A new game. `limits` replaces the ruleset's limits (regnum.Limits) for this game.
+        `coverage=False`: the game counts no coverage (`game.hits` is None), for simulations
+        that never read it; it plays exactly the same game."""
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
                              f"not {players!r}")
@@ -82,7 +84,9 @@ class Ruleset:
             raise ValueError(f"options are a dict of option names to values, not {options!r}")
         if limits is not None and not isinstance(limits, Limits):
             raise ValueError(f"limits are a regnum.Limits, not {limits!r}")
-        return Game.start(self, players, seed, narrate, options, limits)
+        if type(coverage) is not bool:
+            raise ValueError(f"coverage is true or false, not {coverage!r}")
+        return Game.start(self, players, seed, narrate, options, limits, coverage)
 
     def game_from_json(self, text: str | bytes | dict, check_moves: bool = True) -> Game:
         """A game saved with `Game.to_json()` (its text, bytes or dict), checked before it is

@@ -198,8 +198,9 @@ def _play_one(rules, players: int, seed: int, max_moves: int, options: dict | No
             assert_invariants(game)
         after_move = assert_invariants
     try:
+        # A simulation reports results, never coverage: it is not counted (regnum fuzz counts it).
         game = play_random_game(rules, players, seed, max_moves, options=options, started=started,
-                                after_move=after_move)
+                                after_move=after_move, coverage=False)
         return _result(game, seed), None
     except Exception as err:  # whatever stopped it, the simulation reports it and goes on
         message = one_line(err)

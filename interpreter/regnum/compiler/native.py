@@ -117,7 +117,8 @@ class NativeCompiler:
             binds[param] = (py, param_kinds.get(param) or "any")
         src = _Source()
         src.add(0, f"def {fname}(c{''.join(', ' + p for p in params)}):", decl.span)
-        src.add(1, f"_h = c.hits; _h[{name!r}] = _h.get({name!r}, 0) + 1", decl.span)
+        src.add(1, "_h = c.hits", decl.span)   # None: the game counts no coverage
+        src.add(1, f"if _h is not None: _h[{name!r}] = _h.get({name!r}, 0) + 1", decl.span)
         outer, self._current = self._current, name
         self._block(src, 1, decl.body, binds)
         self._current = outer
@@ -279,14 +280,14 @@ class NativeCompiler:
             branch = f"branch:{self._current}@{cond.span.line}"
             self.branches.append((branch, cond.span))
             src.add(d, f"{keyword} {self._e(cond, binds)}:", cond.span)
-            src.add(d + 1, f"_h[{branch!r}] = _h.get({branch!r}, 0) + 1", cond.span)
+            src.add(d + 1, f"if _h is not None: _h[{branch!r}] = _h.get({branch!r}, 0) + 1", cond.span)
             self._block(src, d + 1, body, binds)
         if s.otherwise:
             first = s.otherwise[0].span
             branch = f"branch:{self._current}@{first.line}"
             self.branches.append((branch, first))
             src.add(d, "else:", s.span)
-            src.add(d + 1, f"_h[{branch!r}] = _h.get({branch!r}, 0) + 1", first)
+            src.add(d + 1, f"if _h is not None: _h[{branch!r}] = _h.get({branch!r}, 0) + 1", first)
             self._block(src, d + 1, s.otherwise, binds)
 
     def _tick(self, src, d, span):

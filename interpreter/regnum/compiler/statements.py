@@ -268,7 +268,8 @@ class StmtCompiler:
         def end(c, f):
             f[1] += 1
             hits = c.hits
-            hits[name] = hits.get(name, 0) + 1
+            if hits is not None:
+                hits[name] = hits.get(name, 0) + 1
             return END
         self._emit(code, end, s.span)
 
@@ -301,7 +302,8 @@ class StmtCompiler:
             def test(c, f, cond=cond, skip=skip, branch=branch):
                 if cond(c, f[2]):
                     hits = c.hits
-                    hits[branch] = hits.get(branch, 0) + 1
+                    if hits is not None:
+                        hits[branch] = hits.get(branch, 0) + 1
                     f[1] += 1
                 else:
                     f[1] = skip[0]
@@ -318,7 +320,8 @@ class StmtCompiler:
 
             def count(c, f, branch=branch):
                 hits = c.hits
-                hits[branch] = hits.get(branch, 0) + 1
+                if hits is not None:
+                    hits[branch] = hits.get(branch, 0) + 1
                 f[1] += 1
             self._emit(code, count, first)
             self._block(code, s.otherwise, dict(scope))

@@ -138,7 +138,7 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     lister = action.lister
     if lister is None:
         return _enumerate_generic(ctx, action, player, count, stop)
-    hits: dict | None = {} if count else None
+    hits: dict | None = {} if count and ctx.hits is not None else None
     try:
         out = lister(ctx, player, hits, stop)
     except _FAULTS:
@@ -151,7 +151,7 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
 def _enumerate_generic(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
     """`_enumerate` by the generic walk: for an action without a generated lister, and the
     reference the generated listers are tested against."""
-    hits: dict | None = {} if count else None
+    hits: dict | None = {} if count and ctx.hits is not None else None
     try:
         out = _enumerate_fast(ctx, action, player, hits, stop)
     except _FAULTS:
@@ -250,6 +250,7 @@ def _enumerate_plainly(ctx: Ctx, action, player: int, count: bool, stop: bool) -
     """The definition itself: every combination, each require in the order written."""
     params = action.params
     hits = ctx.hits
+    count = count and hits is not None
     out: list = []
 
     def passes(env: dict) -> bool:
@@ -313,7 +314,7 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     if lister is None:
         out = _enumerate_generic(ctx, action, player)
     else:   # _enumerate(ctx, action, player), written out: once per listing of most games
-        hits: dict = {}
+        hits: dict | None = {} if ctx.hits is not None else None
         try:
             out = lister(ctx, player, hits, False)
         except _FAULTS:
@@ -340,7 +341,7 @@ def _preferred(ctx: Ctx, action, player: int, out: list, generated: bool) -> lis
     for clause in action.prefers:
         narrow = clause.narrow if generated else None
         narrowed = narrow(ctx, player, out) if narrow is not None else _narrow(ctx, clause, out)
-        if len(narrowed) < len(out):
+        if len(narrowed) < len(out) and hits is not None:
             hits[clause.hit] = hits.get(clause.hit, 0) + 1
         out = narrowed
     return out

@@ -50,8 +50,8 @@ class Game:
     # ── creation ──
     @classmethod
     def start(cls, ruleset, players: int, seed: int, narrate: bool = True, options: dict | None = None,
-              limits: Limits | None = None) -> "Game":
-        game = cls.prepared(ruleset, players, seed, narrate, options, limits)
+              limits: Limits | None = None, coverage: bool = True) -> "Game":
+        game = cls.prepared(ruleset, players, seed, narrate, options, limits, coverage)
         ctx = game._ctx(game._state)
         advance(ctx)
         check_size(ctx, game.model.codes["flow"].span)
@@ -60,12 +60,13 @@ class Game:
 
     @classmethod
     def prepared(cls, ruleset, players: int, seed: int, narrate: bool = True,
-                 options: dict | None = None, limits: Limits | None = None) -> "Game":
+                 options: dict | None = None, limits: Limits | None = None,
+                 coverage: bool = True) -> "Game":
         """A game whose setup has run and whose flow has not started (for building positions)."""
         model = ruleset.model
         state = State()
         state.rng = rng.seed_state(seed)
-        game = cls(ruleset, players, seed, state, [], {}, [], narrate, limits)
+        game = cls(ruleset, players, seed, state, [], {} if coverage else None, [], narrate, limits)
         ctx = game._ctx(state)
         _set_options(ctx, model, dict(options or {}), players)
         for name, init in model.globals.items():
@@ -380,7 +381,8 @@ class Game:
         state = self._state
         journal = Journal(state)
         events_before = len(self.events)
-        hits: dict = {}   # what this move counts, added to self.hits once it succeeded
+        # What this move counts, added to self.hits once it succeeded (None: no coverage).
+        hits: dict | None = {} if self.hits is not None else None
         ctx = self._reused(hits)
         ctx.undo = journal.entries
         ctx.frames = journal
@@ -445,7 +447,8 @@ class Game:
     # ── copies and serialisation ──
     def copy(self) -> "Game":
         game = Game(self.ruleset, self.players, self.seed, self._state.copy(), list(self._moves),
-                    dict(self.hits), list(self.events), self.narrate, self.limits)
+                    dict(self.hits) if self.hits is not None else None, list(self.events),
+                    self.narrate, self.limits)
         game._size_bound = self._size_bound
         game._last = self._last   # never written again, so shared safely
         game._prev_state = self._prev_state

@@ -93,7 +93,9 @@ class Ctx:
         self.frames = None
 
     def hit(self, rule: str) -> None:
-        self.hits[rule] = self.hits.get(rule, 0) + 1
+        hits = self.hits
+        if hits is not None:   # None: the game counts no coverage
+            hits[rule] = hits.get(rule, 0) + 1
 
     def previous(self) -> "Ctx":
         """What `previous(e)` evaluates e against (only an invariant may, as the checker ensures)."""
