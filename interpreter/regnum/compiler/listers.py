@@ -41,9 +41,9 @@ happens. So it keeps the walk's order of work:
   those values, and met again without judging them again; their exclusions are counted
   again each time, their choices charged again, the steps the requires themselves charge
   not (fewer steps, never more). A domain computed per value of the choices it reads keeps
-  the choices it made of a list it met before (`if … then two_away(from) else land`).
+  the choices it made of a list it met before (`if … then near(x) else board_cells`).
 - a field of the piece an earlier parameter chose, read by the requires of later ones
-  (`tile.kind` in every require over the hexes), is read once per choice of that piece. The
+  (`p.kind` in every require over the cells), is read once per choice of that piece. The
   read may fail where the requires would never have made it (a condition before it guards
   it): the listing is then handed to the generic walk, with the steps it had before, so
   that what it lists, counts, charges and raises is the walk's own.
@@ -227,7 +227,7 @@ class _Writer:
 
     def _read_fields(self, i: int, depth: int) -> None:
         """The fields of the piece chosen for parameter i that the requires of later
-        parameters read (`tile.kind` in every require over `h`), read once per choice into
+        parameters read (`p.kind` in every require over a cell), read once per choice into
         locals. A read that fails here might not have been made where it is written (an
         earlier condition may guard it), so the listing is then made again by the generic
         walk, which decides what it lists and raises, steps and all."""
@@ -419,8 +419,8 @@ class _Writer:
             for line in compute:
                 self.emit(depth + 1, line)
         else:
-            # The same domain list met again (a constant, as `land` is in `if … then … else
-            # land`) keeps the choices made of it: the same list object (kept, so that its id
+            # The same domain list met again (a constant, as `cells` is in `if … then … else
+            # cells`) keeps the choices made of it: the same list object (kept, so that its id
             # stays its own), the same choices, the same `it{i}` for the last loop's memo.
             self.top += [f"m{i} = {{}}", f"ud{i} = {{}}"]
             compute = [f"d = {domain}(c, e)", f"u = ud{i}.get(_m_id(d))",
