@@ -18,11 +18,12 @@ def _outcome(list_moves):
         return ("raised", type(err).__name__, str(err))
 
 
-def observe(enumerate_, game, action, player: int, stop: bool = False):
+def observe(enumerate_, game, action, player: int, stop: bool = False, counted: bool = True):
     """(outcome, steps charged, coverage counted) of one listing (prefers not applied), on a
-    copy of the state (a listing may draw from the RNG)."""
+    copy of the state (a listing may draw from the RNG); counted=False: as a game that counts
+    no coverage lists (coverage None)."""
     ctx = game._ctx(game._state.copy())
-    ctx.hits = {}
+    ctx.hits = {} if counted else None
     outcome = _outcome(lambda: enumerate_(ctx, action, player, count=not stop, stop=stop))
     return outcome, ctx.steps, ctx.hits
 
@@ -30,12 +31,16 @@ def observe(enumerate_, game, action, player: int, stop: bool = False):
 def both(game, action_name: str, player: int = 0, stop: bool = False):
     """The generated lister's observation, checked against the generic walk's: the same
     outcome and coverage, and no more steps (a lister keeps a call that reads no choice for
-    as long as its value holds, where the walk computes it again for each batch)."""
+    as long as its value holds, where the walk computes it again for each batch). Without
+    coverage (where a lister may read a table's index instead of judging every cell), the
+    same outcome and exactly the steps it charges with coverage."""
     action = game.model.actions[action_name]
     new = observe(decisions._enumerate, game, action, player, stop)
     old = observe(decisions._enumerate_generic, game, action, player, stop)
     assert (new[0], new[2]) == (old[0], old[2])
     assert new[1] <= old[1]
+    uncounted = observe(decisions._enumerate, game, action, player, stop, counted=False)
+    assert uncounted == (new[0], new[1], None)
     return new
 
 

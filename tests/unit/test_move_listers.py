@@ -626,3 +626,102 @@ def test_a_field_read_that_fails_where_it_is_guarded_hands_the_listing_to_the_wa
     assert new[2] == {"require:go.fits": 4}
     assert walked == ["go"]   # the lister read the marker's size, and handed over
     assert both(game, "go", stop=True)[0] == ("found",)
+
+
+TABLE_RULES = """
+board map: graph
+    nodes a, b, c, d, e
+    edges a - b, b - c, c - d, d - e
+enum hue: red, blue
+piece stone:
+    owner: player
+zone site per map: public
+var hue_of per map: hue = red
+var wanted: hue = blue
+var strict: bool = true
+var picks: list of hue = [blue]
+setup:
+    set hue_of(b) = blue
+    set hue_of(d) = blue
+    set hue_of(e) = blue
+    create 1 stone(owner: 0) in site(d)
+flow:
+    repeat until false:
+        ask 0 to build or build_loosely or paint or pick_first
+action build(h in map):
+    require free: count(site(h)) == 0 else "taken"
+    require matching: hue_of(h) == wanted else "not the wanted hue"
+    pass
+action build_loosely(h in map):
+    require free: count(site(h)) == 0 else "taken"
+    require matching: not strict or hue_of(h) == wanted else "not the wanted hue"
+    pass
+action paint(h in map):
+    set hue_of(h) = blue
+action pick_first(h in map):
+    require free: count(site(h)) == 0 else "taken"
+    require matching: hue_of(h) == picks[0] else "not the first pick"
+    pass
+"""
+
+
+def test_a_require_equal_to_a_variable_per_cell_lists_from_its_index_without_coverage(tmp_path):
+    """`hue_of(h) == wanted` after `free`, which can neither fail nor charge a step: without
+    coverage, the lister goes through the cells of the wanted hue only, read from an index
+    of the table (built once, kept on the table, which nothing writes after the setup), and
+    lists what it lists with coverage, with the same steps; with coverage it judges every
+    cell, counting each exclusion under the require that makes it."""
+    from listings import observe
+    game = _game(tmp_path, TABLE_RULES)
+    action = game.model.actions["build"]
+    assert "c.state.cells_with('hue_of', it0, " in action.lister.source
+    counted = both(game, "build")
+    assert _moves(counted[0]) == [{"h": "b"}, {"h": "e"}]
+    assert counted[1:] == (5, {"require:build.free": 1, "require:build.matching": 2})
+    table = game._state.tables["hue_of"]
+    assert table.by_value is not None   # the listing's state is a copy: it shares the table
+    ((domain, groups),) = table.by_value.values()
+    assert list(domain) == ["a", "b", "c", "d", "e"]
+    assert groups == {"red": ["a", "c"], "blue": ["b", "d", "e"]}
+    again = observe(decisions._enumerate, game, action, 0, counted=False)
+    assert again == (counted[0], 5, None) and table.by_value[id(domain)][1] is groups
+    # `not strict or …`: the index while `strict`, every cell once it is false.
+    assert _moves(both(game, "build_loosely")[0]) == [{"h": "b"}, {"h": "e"}]
+    game._state.vars["strict"] = False
+    assert _moves(both(game, "build_loosely")[0]) == [{"h": "a"}, {"h": "b"}, {"h": "c"}, {"h": "e"}]
+
+
+def test_a_table_written_by_a_move_is_indexed_afresh_and_a_failing_value_fails_where_it_would(tmp_path):
+    """A move that writes the table copies it (no state owns it after the setup): the index
+    of the old one stays right for the states that share it, the new one is indexed when
+    first listed. A value that fails (`picks[0]` of an empty list) fails as the requires
+    would, at the first free cell, whether coverage is counted or not."""
+    rules = load(tmp_path, HEAD + TABLE_RULES)
+    for coverage in (True, False):
+        game = rules.new_game(2, coverage=coverage)
+        assert [m.args["h"] for m in game.legal_moves(0) if m.action == "build"] == ["b", "e"]
+        before = game._state.tables["hue_of"]
+        game.play(Move(0, "paint", {"h": "a"}))
+        after = game._state.tables["hue_of"]
+        assert after is not before and before["a"] == "red" and after["a"] == "blue"
+        assert [m.args["h"] for m in game.legal_moves(0) if m.action == "build"] == ["a", "b", "e"]
+        assert _moves(both(game, "build")[0]) == [{"h": "a"}, {"h": "b"}, {"h": "e"}]
+    game._state.vars["picks"] = []
+    assert both(game, "pick_first")[0] == ("raised", "EvalError", "no item 0 in []")
+
+
+def test_a_table_lists_its_cells_of_one_value_from_an_index_only_once_nothing_writes_it_in_place():
+    from regnum.engine.state import State, Table
+    state = State()
+    state.tables["hue"] = Table("hue", {"a": "red", "b": "blue", "c": "red"})
+    cells = ("c", "a", "b")
+    assert state.cells_with("hue", cells, "red") == ["c", "a"]   # in the domain's order
+    assert state.cells_with("hue", cells, "red") is state.cells_with("hue", cells, "red")
+    assert state.cells_with("hue", cells, "green") == ()
+    assert state.cells_with("hue", cells, ["red"]) is cells        # not a key: judged one by one
+    assert state.cells_with("hue", ("a", "z"), "red") == ("a", "z")   # z is not a cell
+    state.tables["marks"] = Table("marks", {"a": [1], "b": []})
+    assert state.cells_with("marks", ("a", "b"), []) == ("a", "b")   # values that cannot be keys
+    state.writable_table("hue")   # owned: it may change in place
+    assert state.cells_with("hue", cells, "red") is cells
+    assert state.copy().cells_with("hue", cells, "red") == ["c", "a"]   # a copy owns nothing

@@ -47,6 +47,10 @@ happens. So it keeps the walk's order of work:
   read may fail where the requires would never have made it (a condition before it guards
   it): the listing is then handed to the generic walk, with the steps it had before, so
   that what it lists, counts, charges and raises is the walk's own.
+- when coverage is not counted, a loop over a fixed board's cells whose requires hold
+  `T(x) == v` (T a variable per cell) goes only through the cells where T is v, read from
+  an index of the table (State.cells_with), when nothing before that require can fail or
+  charge a step for the cells it skips (`_narrowed`): the same moves, faults and steps.
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -65,6 +69,7 @@ moves once they are listed, whichever way, and keeps what decisions._narrow keep
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..check.walk import free_names
@@ -305,7 +310,7 @@ class _Writer:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 self.kept.append(id(n))
             shared.append(number)
-        self.emit(depth, f"for {self._choice(i)} in it{i}:")
+        self.emit(depth, f"for {self._choice(i)} in {self._narrowed(i, depth)}:")
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
@@ -324,6 +329,102 @@ class _Writer:
             self._append_move(depth + 1)
         else:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
+
+    def _narrowed(self, i: int, depth: int) -> str:
+        """The choices of parameter i its loop goes through: it{i}, or, when coverage is not
+        counted, only those a require `T(x) == v` lets through, read from the index of table
+        T (State.cells_with) instead of judging every cell.
+
+        Exact, because the loop still judges every require of the choices it goes through,
+        and the others would have been refused by that require, or before it by requires
+        that can neither fail nor charge a step (a cell's zone being empty: `free(x)`). A
+        require `a or T(x) == v` whose `a` reads no choice of i narrows when `a` is false;
+        when it is true it lets every choice through, and the next require may narrow.
+        `a` and `v` are computed once, before the loop, only when neither can charge a step
+        (they mention no context); if one fails, the loop goes through every choice and
+        meets the failure where the requires would. The steps are those of the full loop:
+        its choices are charged before it, and the requires that charge steps are judged
+        on the same choices."""
+        param = self.params[i]
+        if param.fixed is None or param.encode_pieces:
+            return f"it{i}"
+        branches = []   # (condition that selects the branch or None, table, value source)
+        for node, _ in self.at[i]:
+            if self._safe_require(i, node):
+                continue
+            guard, test = None, node
+            if isinstance(node, ast.Binary) and node.op == "or" and self._once(i, node.left):
+                guard, test = self._plain(node.left), node.right
+            narrowing = self._table_equality(i, test)
+            branches.append((guard, narrowing))
+            if guard is None:
+                break
+        while branches and branches[-1][1] is None:   # a last branch that narrows nothing
+            branches.pop()
+        if not branches:
+            return f"it{i}"
+        self.emit(depth, f"w{i} = it{i}")
+        self.emit(depth, "if hits is None:")
+        self.emit(depth + 1, "try:")
+        for k, (guard, narrowing) in enumerate(branches):
+            inner = depth + 3
+            if guard is not None:
+                self.emit(depth + 2, f"{'if' if k == 0 else 'elif'} not ({guard}):")
+            elif k:
+                self.emit(depth + 2, "else:")
+            else:   # the first require that is not safe narrows every time
+                inner = depth + 2
+            if narrowing is None:
+                self.emit(inner, "pass")
+            else:
+                table, value = narrowing
+                self.emit(inner, f"w{i} = c.state.cells_with({table!r}, it{i}, {value})")
+        self.emit(depth + 1, "except _m_FAULTS:")
+        self.emit(depth + 2, f"w{i} = it{i}")
+        return f"w{i}"
+
+    def _plain(self, node) -> str | None:
+        """The source of an expression written out in full (no kept value), when it mentions
+        no context: it then charges no step and reads only locals and the state. None otherwise."""
+        g = self.g
+        hoisted, g._hoisted = g._hoisted, {}
+        try:
+            source = g.src(node, self.scope, self.binds)
+        finally:
+            g._hoisted = hoisted
+        return None if re.search(r"\bc\b", source) else source
+
+    def _once(self, i: int, node) -> bool:
+        """Whether `node` reads no choice of parameter i and charges no step."""
+        return self.names[i] not in {name for name, _, _ in free_names(node)} and self._plain(node) is not None
+
+    def _safe_require(self, i: int, node) -> bool:
+        """Whether a require of parameter i can neither fail nor charge a step, whatever the
+        choice: it tests whether a zone of a family indexed by the choice is empty."""
+        source = self._plain(node)
+        return source is not None and re.fullmatch(
+            rf"[(]*(not |not not )?[(]*_s_zones\[_z\d+\[[(]?v{i}[)]?\]\][)]*", source) is not None
+
+    def _table_equality(self, i: int, node) -> tuple[str, str] | None:
+        """(table, source of v) for a require `T(x) == v` or `v == T(x)`, x parameter i's
+        choice and T a variable per cell of a fixed board, v reading no choice of i and
+        charging no step; None for anything else."""
+        if not (isinstance(node, ast.Binary) and node.op == "==") or self._plain(node) is None:
+            return None
+        name = self.names[i]
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if not (isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Name)
+                    and side.args[0].name == name and side.func not in self.scope and side.func not in self.binds):
+                continue
+            decl = self.g.x.program.get(side.func)
+            if decl is None or decl.kind != "var" or not decl.per_index:
+                continue
+            board = self.g.x.boards.get(decl.index)
+            if board is not None and board.is_open:
+                continue
+            if self._once(i, other):
+                return side.func, self._plain(other)
+        return None
 
     def _append_move(self, depth: int) -> None:
         """The move of the choices in the loop variables, appended to the listing."""

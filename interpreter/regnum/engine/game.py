@@ -86,6 +86,9 @@ class Game:
                 state.zones[key] = []
         state._owned = set(state.zones)
         ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
+        # The tables the setup wrote are no longer written in place: the first write after
+        # it copies the table, so that one no move writes keeps its index (State.cells_with).
+        state._owned_tables = set()
         game.peak_steps = ctx.steps
         # The pieces the setup created are counted in ctx.added; the variables' first values
         # were never stored through Ctx.fit, so they are measured once here.

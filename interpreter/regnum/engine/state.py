@@ -21,13 +21,17 @@ class ZoneRef(str):
 
 class Table(dict):
     """The values of a variable per cell or member. A lookup that misses names the variable
-    (an index that is not one of its cells), without costing anything when it hits."""
+    (an index that is not one of its cells), without costing anything when it hits.
 
-    __slots__ = ("name",)
+    A table no state owns (see State.writable_table) is never written again: every write
+    copies it first. Such a table keeps the index `cells_with` builds of it."""
+
+    __slots__ = ("name", "by_value")
 
     def __init__(self, name: str, values=()):
         super().__init__(values)
         self.name = name
+        self.by_value: dict | None = None   # id(domain) -> (domain, {value: [items…]} or None)
 
     def __missing__(self, index):
         from ..builtins import EvalError
@@ -95,6 +99,40 @@ class State:
             self.tables[name] = Table(name, self.tables[name])
             self._owned_tables.add(name)
         return self.tables[name]
+
+    def cells_with(self, name: str, domain, value):
+        """The items of `domain` (a list no game changes, such as a board's cells) whose value
+        in table `name` is `value`, in the domain's order: `[h for h in domain if table[h] ==
+        value]` read from an index kept on the table, built once. While this state owns the
+        table (it may still be written in place), or when its values or `value` cannot be
+        keys, or an item is not one of its cells, `domain` itself: the caller then judges
+        every item, as it would have without an index."""
+        if name in self._owned_tables:
+            return domain
+        table = self.tables[name]
+        known = table.by_value
+        if known is None:
+            known = table.by_value = {}
+        entry = known.get(id(domain))
+        if entry is None or entry[0] is not domain:
+            groups: dict | None = {}
+            try:
+                for item in domain:
+                    value_there = table.get(item, _ABSENT)
+                    if value_there is _ABSENT:
+                        groups = None
+                        break
+                    groups.setdefault(value_there, []).append(item)
+            except TypeError:   # an item or a value that cannot be a key
+                groups = None
+            entry = known[id(domain)] = (domain, groups)
+        groups = entry[1]
+        if groups is None:
+            return domain
+        try:
+            return groups.get(value, ())
+        except TypeError:   # a value that cannot be a key: judged item by item
+            return domain
 
     def use_cell(self, board: str, cell: str) -> None:
         """Note that an open grid's cell came into use (the caller checked it was not)."""
