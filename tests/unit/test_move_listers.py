@@ -725,3 +725,37 @@ def test_a_table_lists_its_cells_of_one_value_from_an_index_only_once_nothing_wr
     state.writable_table("hue")   # owned: it may change in place
     assert state.cells_with("hue", cells, "red") is cells
     assert state.copy().cells_with("hue", cells, "red") == ["c", "a"]   # a copy owns nothing
+
+
+def test_the_first_piece_of_a_zone_known_not_to_be_empty_is_read_without_a_check(tmp_path):
+    """`if count(Z) == 0 then … else Z[0]…` (and `count(Z) > 0`, the other way round): Z is
+    not empty where `Z[0]` is read, which is written as a plain subscript. Elsewhere `[0]`
+    keeps its check, and its message when it fails."""
+    game = _game(tmp_path, """
+    board map: graph
+        nodes a, b, c
+        edges a - b
+    piece stone:
+        owner: player
+    zone site per map: public
+    zone pile: public
+    def owner_of(h) = if count(site(h)) == 0 then none else site(h)[0].owner
+    def holder(h) = if count(site(h)) > 0 then site(h)[0].owner else none
+    setup:
+        create 1 stone(owner: 1) in site(b)
+        create 1 stone(owner: 0) in site(c)
+    flow:
+        repeat until false:
+            ask 0 to claim or take_top
+    action claim(h in map):
+        require unowned: owner_of(h) != 0 and holder(h) != 0 else "yours already"
+        pass
+    action take_top(h in map):
+        require top: pile[0].owner == 0 else "not yours"
+        pass
+    """)
+    claim = game.model.actions["claim"].lister.source
+    assert "_index(" not in claim and claim.count("]][0]]['owner']") == 2
+    assert _moves(both(game, "claim")[0]) == [{"h": "a"}, {"h": "b"}]
+    assert "_index(_s_zones['pile'], 0)" in game.model.actions["take_top"].lister.source
+    assert both(game, "take_top")[0] == ("raised", "EvalError", "no item 0 in []")

@@ -241,6 +241,10 @@ class CodeGen:
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
         self._hoisted: dict = {}   # id of a syntax node -> the local holding its value (filters)
         self._inlining = 0
+        # Sources of zones an enclosing `if count(Z) == 0 then … else …` knows are not empty
+        # where the code being written runs: `Z[0]` there needs no check.
+        self._nonempty: list[str] = []
+        self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
         # Where the generated code reads the state's parts: through `c.state`, or through
         # locals a move lister sets once (STATE_LOCALS), since a listing never changes them.
         self.state_locals = False
@@ -317,8 +321,14 @@ class CodeGen:
         return eval(self.compiled(source, "<regnum expression>", "eval"), self.ns)
 
     def bind(self, value, stem: str = "k") -> str:
+        """The name generated code reads `value` by: one name per object, so that the same
+        value written twice is the same text (`_nonempty` compares sources)."""
+        known = self._bound.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
         name = f"_{stem}{next(self._ids)}"
         self.ns[name] = value
+        self._bound[id(value)] = (value, name)
         return name
 
     def _fresh(self) -> str:
@@ -628,7 +638,10 @@ class CodeGen:
         return f"_attr(c, {obj}, {node.name!r})"
 
     def _Index(self, node, scope, binds):
-        return f"_index({self.src(node.obj, scope, binds)}, {self.src(node.index, scope, binds)})"
+        obj = self.src(node.obj, scope, binds)
+        if isinstance(node.index, ast.IntLit) and node.index.value == 0 and obj in self._nonempty:
+            return f"{obj}[0]"   # the first piece of a zone known not to be empty: `owner_of(h)`
+        return f"_index({obj}, {self.src(node.index, scope, binds)})"
 
     def _Unary(self, node, scope, binds):
         operand = self.src(node.operand, scope, binds)
@@ -689,8 +702,20 @@ class CodeGen:
         return any(self.x.kind(side, kinds) in ("player", "piece") for side in (node.left, node.right))
 
     def _IfExpr(self, node, scope, binds):
-        cond, then, other = (self.src(n, scope, binds) for n in (node.cond, node.then, node.otherwise))
-        return f"({then} if {cond} else {other})"
+        cond = self.src(node.cond, scope, binds)
+        zone = self._counted_zone(node.cond, scope, binds) if isinstance(node.cond, ast.Binary) else None
+        # `if count(Z) == 0 then … else Z[0]…`: Z is not empty in the branch the test leaves it.
+        nonempty_in = None if zone is None else node.otherwise if node.cond.op == "==" else node.then
+        branches = []
+        for branch in (node.then, node.otherwise):
+            if branch is nonempty_in:
+                self._nonempty.append(zone)
+            try:
+                branches.append(self.src(branch, scope, binds))
+            finally:
+                if branch is nonempty_in:
+                    self._nonempty.pop()
+        return f"({branches[0]} if {cond} else {branches[1]})"
 
 
 # Builtins that go through every item of their (first) argument, and board queries that
