@@ -759,3 +759,34 @@ def test_the_first_piece_of_a_zone_known_not_to_be_empty_is_read_without_a_check
     assert _moves(both(game, "claim")[0]) == [{"h": "a"}, {"h": "b"}]
     assert "_index(_s_zones['pile'], 0)" in game.model.actions["take_top"].lister.source
     assert both(game, "take_top")[0] == ("raised", "EvalError", "no item 0 in []")
+
+
+def test_a_def_compiled_where_a_zone_is_known_not_to_be_empty_still_checks_its_own_index(tmp_path):
+    """`outer` and `top_owner` are too big to inline, so each is a function of its own whose
+    parameter is written `_p0`: `top_owner`, compiled while `outer`'s branch where its zone
+    is not empty is written, must not take that knowledge for its own `site(_p0)`, which
+    can be empty when `top_owner` is called from elsewhere."""
+    pad = " + 0 * (1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1)"
+    game = _game(tmp_path, f"""
+    board map: graph
+        nodes a, b
+        edges a - b
+    piece stone:
+        owner: player
+    zone site per map: public
+    def top_owner(x) = site(x)[0].owner{pad}
+    def outer(h) = if count(site(h)) == 0 then 5 else top_owner(h){pad}
+    setup:
+        create 1 stone(owner: 1) in site(b)
+    flow:
+        repeat until false:
+            ask 0 to sure or unsure
+    action sure(h in map):
+        require known: outer(h) != 0 else "no"
+        pass
+    action unsure(h in map):
+        require top: top_owner(h) == 1 else "no"
+        pass
+    """)
+    assert _moves(both(game, "sure")[0]) == [{"h": "a"}, {"h": "b"}]
+    assert both(game, "unsure")[0] == ("raised", "EvalError", "no item 0 in []")

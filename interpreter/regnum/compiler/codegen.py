@@ -573,12 +573,16 @@ class CodeGen:
         binds = {p: (py, k) for p, py, k in zip(decl.params, params, kinds)}
         # A def is compiled once, for every caller: values hoisted out of the lister or
         # filter being written when it is first called are locals there, not here.
+        # Nor is a zone its first caller knows not to be empty known here (its parameters
+        # are written alike in every def: `_p0`).
         hoisted, self._hoisted = self._hoisted, {}
+        nonempty, self._nonempty = self._nonempty, []
         state_locals, self.state_locals = self.state_locals, False
         try:
             body = self.src(decl.body, {}, binds)
         finally:
             self._hoisted = hoisted
+            self._nonempty = nonempty
             self.state_locals = state_locals
         source = f"def {fname}(c{''.join(', ' + p for p in params)}):\n    return {body}\n"
         exec(self.compiled(source, f"<regnum def {decl.name}>"), self.ns)
