@@ -790,3 +790,24 @@ def test_a_def_compiled_where_a_zone_is_known_not_to_be_empty_still_checks_its_o
     """)
     assert _moves(both(game, "sure")[0]) == [{"h": "a"}, {"h": "b"}]
     assert both(game, "unsure")[0] == ("raised", "EvalError", "no item 0 in []")
+
+
+@given(st.dictionaries(st.sampled_from("abcdefgh"), st.sampled_from([0, 1, True, "x", None]), min_size=1),
+       st.lists(st.sampled_from("abcdefghz"), unique=True), st.sampled_from([0, 1, True, "x", None, 2]),
+       st.booleans())
+def test_the_cells_a_table_index_gives_are_those_a_filter_keeps(values, domain, value, owned):
+    """Whatever the table, the domain (in any order, with items that are not cells) and the
+    value: the items `cells_with` gives are those `==` keeps, in the domain's order, or the
+    domain itself, which the caller then judges item by item."""
+    from regnum.engine.state import State, Table
+    state = State()
+    state.tables["t"] = Table("t", values)
+    if owned:
+        state.writable_table("t")
+    domain = tuple(domain)
+    for _ in range(2):   # built, then read from what was kept
+        got = state.cells_with("t", domain, value)
+        if not owned and all(x in values for x in domain):
+            assert list(got) == [x for x in domain if values[x] == value]
+        else:
+            assert got is domain
