@@ -377,3 +377,42 @@ action look(d in ["north_west", "up"], i in [0, 2]):
         assert again.to_dict() == game.to_dict()
     game.play(moves[("north_west", 0)])
     assert game.events[-1] == f"{step('(1,1)', 'north_west')} {step('(1,1)', 'east')}"
+
+
+def test_a_line_only_gone_through_is_read_from_the_board_s_remembered_lines(tmp_path):
+    """`line(land, x, d, 3)` as the source of a comprehension of a lister is one lookup in
+    the lines the board remembers once it met that line, boards.line otherwise: the same
+    moves, coverage and steps as the generic walk, listed twice (the second time from what
+    was remembered); a direction the board does not have fails with boards.line's message,
+    met before or not; a line kept as a value is still a list of its own."""
+    from listings import both
+    rules = load(tmp_path, GRID + """
+var kept: list of land = []
+flow:
+    set kept = line(land, cell(land, 2, 2), "east", 2)
+    ask 0 to look or peek
+action look(at in [cell(land, 2, 2), cell(land, 0, 0)], d in ["east", "west", "south_west"]):
+    require long: count(x for x in line(land, at, d, 3) where x != none) == 3 else "short"
+    pass
+action peek(d in ["east", "up"]):
+    require long: count(x for x in line(land, cell(land, 0, 0), d, 3)) > 0 else "short"
+    pass
+""")
+    game = rules.new_game(2)
+    land = rules.model.boards["land"]
+    look = rules.model.actions["look"].lister.source
+    assert "_lines" in look and ", 3)) or _bf" in look
+    for _ in range(2):   # boards.line, then the lines it remembered
+        outcome, steps, hits = both(game, "look")
+        listed = [dict(args) for args, _ in outcome[1]]
+        assert listed == [{"at": at, "d": d} for at in ("(2,2)", "(0,0)") for d in ("east", "west", "south_west")
+                          if len(boards.line(land, at, d, 3)) == 3]
+        assert listed == [{"at": "(2,2)", "d": "east"}, {"at": "(2,2)", "d": "south_west"},
+                          {"at": "(0,0)", "d": "east"}]
+        assert hits == {"require:look.long": 3}
+        assert ("(2,2)", "east", 3) in land._lines
+    for _ in range(2):
+        assert both(game, "peek")[0] == ("raised", "EvalError",
+                                         "board 'land' has no direction 'up' (directions: east, west, "
+                                         "north_east, north_west, south_east, south_west)")
+    assert game.to_dict()["state"]["vars"]["kept"] == ["(2,3)", "(2,4)"]

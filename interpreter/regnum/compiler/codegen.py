@@ -353,15 +353,25 @@ class CodeGen:
     def iterable(self, node, scope: dict, binds: dict) -> str:
         """The source of a value that is only gone through, never kept or changed (the source
         of a comprehension): a board's own tuple of neighbours instead of the list copied
-        from it that a value must be (a value may be changed or kept)."""
-        if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func == "neighbours" \
-                and self._builtin("neighbours", scope, binds) and self.x.program.get("neighbours") is None \
-                and self.x.zones.get("neighbours") is None:
+        from it that a value must be (a value may be changed or kept); a line of a fixed
+        board read from the board's remembered tuple when it was met before."""
+        if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line") \
+                and self._builtin(node.func, scope, binds) and self.x.program.get(node.func) is None \
+                and self.x.zones.get(node.func) is None and node.args:
             board = node.args[0]
-            if len(node.args) == 2 and isinstance(board, ast.Name) and board.name in self.x.boards \
-                    and not self.x.boards[board.name].is_open:
-                adjacency = self.bind(self.x.boards[board.name].adjacency, "adj")
+            record = self.x.boards.get(board.name) if isinstance(board, ast.Name) else None
+            if record is not None and not record.is_open and node.func == "neighbours" and len(node.args) == 2:
+                adjacency = self.bind(record.adjacency, "adj")
                 return f"{adjacency}.get({self.src(node.args[1], scope, binds)}, ())"
+            if record is not None and not record.is_open and node.func == "line" and len(node.args) == 4 \
+                    and isinstance(node.args[3], ast.IntLit):
+                # `(cell, direction, n)` is remembered only once checked (boards.line): a
+                # line met before is one lookup; any other goes through boards.line.
+                cell, direction = (self.src(a, scope, binds) for a in node.args[1:3])
+                if _PLAIN.fullmatch(cell) and (_PLAIN.fullmatch(direction) or isinstance(node.args[2], ast.StrLit)):
+                    lines = self.bind(record._lines, "lines")
+                    return (f"({lines}.get(({cell}, {direction}, {node.args[3].value})) "
+                            f"or {self.src(node, scope, binds)})")
         return self.src(node, scope, binds)
 
     def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
