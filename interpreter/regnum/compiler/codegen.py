@@ -360,11 +360,11 @@ class CodeGen:
                 and self.x.zones.get(node.func) is None and node.args:
             board = node.args[0]
             record = self.x.boards.get(board.name) if isinstance(board, ast.Name) else None
-            if record is not None and not record.is_open and node.func == "neighbours" and len(node.args) == 2:
+            fixed = record is not None and not record.is_open
+            if fixed and node.func == "neighbours" and len(node.args) == 2:
                 adjacency = self.bind(record.adjacency, "adj")
                 return f"{adjacency}.get({self.src(node.args[1], scope, binds)}, ())"
-            if record is not None and not record.is_open and node.func == "line" and len(node.args) == 4 \
-                    and isinstance(node.args[3], ast.IntLit):
+            if fixed and node.func == "line" and len(node.args) == 4 and isinstance(node.args[3], ast.IntLit):
                 # `(cell, direction, n)` is remembered only once checked (boards.line): a
                 # line met before is one lookup; any other goes through boards.line.
                 cell, direction = (self.src(a, scope, binds) for a in node.args[1:3])

@@ -353,8 +353,10 @@ class _Writer:
             if self._safe_require(i, node):
                 continue
             guard, test = None, node
-            if isinstance(node, ast.Binary) and node.op == "or" and self._once(i, node.left):
-                guard, test = self._plain(node.left), node.right
+            if isinstance(node, ast.Binary) and node.op == "or":
+                guard = self._once(i, node.left)
+                if guard is not None:
+                    test = node.right
             narrowing = self._table_equality(i, test)
             branches.append((guard, narrowing))
             if guard is None:
@@ -394,9 +396,12 @@ class _Writer:
             g._hoisted = hoisted
         return None if re.search(r"\bc\b", source) else source
 
-    def _once(self, i: int, node) -> bool:
-        """Whether `node` reads no choice of parameter i and charges no step."""
-        return self.names[i] not in {name for name, _, _ in free_names(node)} and self._plain(node) is not None
+    def _once(self, i: int, node) -> str | None:
+        """The source of `node` when it reads no choice of parameter i and charges no step
+        (it can then be computed once, before the loop); None otherwise."""
+        if self.names[i] in {name for name, _, _ in free_names(node)}:
+            return None
+        return self._plain(node)
 
     def _safe_require(self, i: int, node) -> bool:
         """Whether a require of parameter i can neither fail nor charge a step, whatever the
@@ -422,8 +427,9 @@ class _Writer:
             board = self.g.x.boards.get(decl.index)
             if board is not None and board.is_open:
                 continue
-            if self._once(i, other):
-                return side.func, self._plain(other)
+            value = self._once(i, other)
+            if value is not None:
+                return side.func, value
         return None
 
     def _append_move(self, depth: int) -> None:
