@@ -422,6 +422,53 @@ def test_a_prefer_judges_true_apart_from_1_though_they_are_equal_keys(tmp_path):
     assert hits == {"prefer:pick.one": 1}
 
 
+def test_a_search_keeps_the_items_its_first_tests_pass_for_the_moves_that_read_the_same(tmp_path):
+    game = _game(tmp_path, """
+    const tops = [10, 0, 20]
+    def near(x, skip) = any(tops[n] > 5 and n != skip for n in [x, x - 1])
+    flow:
+        ask 0 to pick
+    action pick(a in [1, 2], b in [0, 1, 2]):
+        prefer high per a: near(a, b)
+        pass
+    """)
+    narrow = game.model.actions["pick"].prefers[0].narrow
+    # The items of [a, a - 1] with tops > 5 are kept by a (the source and the first test do
+    # not read b); for each move only `n != b` is judged on them.
+    assert "pm0 = {}" in narrow.source and "pm0.get(" in narrow.source
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": 2, "b": 0}, {"a": 2, "b": 1}]
+    assert hits == {"prefer:pick.high": 1}
+    # Listing: 2 choices of a, then 3 of b for each; the prefer: the list of two, charged at
+    # each of the 6 moves as the generator charges it, whether its items were kept or not.
+    assert steps == 2 + 2 * 3 + 6 * 2
+    assert _reference(game, "pick")[1] == steps
+
+
+def test_a_kept_search_whose_first_test_fails_on_an_item_searches_the_plain_way(tmp_path):
+    game = _game(tmp_path, """
+    const tops = [10, 0, 20]
+    def near(x, skip) = any(tops[n] > 5 and n != skip for n in [x, 3])
+    flow:
+        ask 0 to pick or take
+    action pick(a in [0], b in [1, 2]):
+        prefer high: near(a, b)
+        pass
+    action take(a in [0], b in [1, 0]):
+        prefer high: near(a, b)
+        pass
+    """)
+    assert all("pm0.get(" in game.model.actions[name].prefers[0].narrow.source for name in ("pick", "take"))
+    # tops[3] fails, but the plain search stops at n = 0 for every move of pick: nothing fails.
+    outcome, steps, hits = preferred(game, "pick")
+    assert _moves(outcome) == [{"a": 0, "b": 1}, {"a": 0, "b": 2}]
+    assert steps == 1 + 2 + 2 * 2
+    # take's second move judges n = 3 and fails there, as the reference does.
+    outcome, steps, hits = preferred(game, "take")
+    assert outcome == ("raised", "EvalError", "no item 3 in [10, 0, 20]")
+    assert _reference(game, "take")[0] == outcome
+
+
 def test_any_all_and_count_of_comprehensions_in_the_innermost_loop_are_loops_alike(tmp_path):
     game = _game(tmp_path, """
     board map: graph

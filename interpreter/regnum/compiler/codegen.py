@@ -241,6 +241,9 @@ class CodeGen:
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
         self._hoisted: dict = {}   # id of a syntax node -> the local holding its value (filters)
         self._inlining = 0
+        # The names of the memos of partial searches (conditions._kept_search) the function
+        # being written declares, or None when it keeps none (only a prefer does).
+        self._partial: list[str] | None = None
         # Sources of zones an enclosing `if count(Z) == 0 then … else …` knows are not empty
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[str] = []

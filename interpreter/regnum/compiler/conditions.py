@@ -10,7 +10,10 @@ move listers (listers.py) and the prefers' narrowings (prefers.py).
 """
 from __future__ import annotations
 
+import re
+
 from .. import ast
+from ..check.walk import free_names
 from .codegen import _COMPARE, _item_kind
 
 
@@ -97,10 +100,114 @@ def _comprehension(g, node, scope, binds, depth: int, loops: int):
 def _search(g, node, scope, binds, depth: int, loops: int) -> list:
     """`any`/`all` of a comprehension as nested loops, stopping at the first item that
     decides."""
+    if g._partial is not None and node.func == "any":
+        kept = _kept_search(g, node, scope, binds, depth, loops)
+        if kept is not None:
+            return kept
     decided = "ok" if node.func == "any" else "not ok"
     lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
     lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + truth_lines(g, node.element, scope, inner, level, loops)
     lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
+    return lines
+
+
+def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
+    """`any(x for x in S where A1 … and B …)` when the source S and the first tests A read
+    fewer of the names around them than the later tests B: the items of S passing A kept by
+    the values of what S and A read, for the narrowing, and only B judged for the next move
+    that reads the same (`next_to_own(to, player, from)` of Kingdom Builder's `move_with_tile`
+    looks at the neighbours of `to` once, however many settlements could move there).
+
+    Exact: S and A mention no context, so they charge no step and read only locals and the
+    state, which a narrowing never changes; the source's length is charged at every search,
+    as _comprehension charges it; B judges the very items, in the same order, that it judges
+    after A in the plain search. If A fails on some item, nothing is kept and the search
+    goes through S as the plain one does, failing where it fails. None when the search has
+    no such shape."""
+    if node.more:
+        return None
+    var = node.var
+    parts = ([node.cond] if node.cond is not None else []) + _conjuncts(g, node.element)
+    local = binds.keys() | scope.keys()
+
+    def reads(n) -> set | None:
+        names = {name for name, _, _ in free_names(n, frozenset({var}))} & local
+        return names if names <= binds.keys() else None   # a name of the move's env: not a local
+
+    kinds = _item_kind(g.x.kind(node.source, g._kinds(scope, binds)))
+    inner = dict(binds)
+    inner[var] = (g._fresh(), kinds)
+    hoisted, g._hoisted = g._hoisted, {}   # written out in full, to see what they mention
+    try:
+        source = g.iterable(node.source, scope, binds)
+        key = reads(node.source)
+        if key is None or re.search(r"\bc\b", source):
+            return None
+        tests, cut = [], None
+        for j, part in enumerate(parts[:-1]):
+            text, names = g.src(part, scope, inner), reads(part)
+            if names is None or re.search(r"\bc\b", text):
+                break
+            key |= names
+            tests.append(text)
+            later = set()
+            for rest in parts[j + 1:]:
+                later |= reads(rest) or set()
+            if _names_in(binds, later) - _names_in(binds, key):   # B reads what varies apart
+                cut = j + 1
+    finally:
+        g._hoisted = hoisted
+    if cut is None:
+        return None
+    texts = [binds[name][0] for name in sorted(key)]
+    if any(re.search(r"\bc\b", t) for t in texts):
+        return None
+    n = len(g._partial)
+    memo, k, e, items, v = f"pm{n}", f"pk{n}", f"pe{n}", g._fresh(), inner[var][0]
+    g._partial.append(memo)
+    pad, more = "    " * depth, "    " * (depth + 1)
+    keyed = " and ".join(f"type({t}) in _m_keyed" for t in texts) or "True"
+    lines = [f"{pad}ok = False",
+             f"{pad}{k} = {texts[0] if len(texts) == 1 else '(' + ''.join(t + ', ' for t in texts) + ')'}",
+             f"{pad}{e} = {memo}.get({k}) if {keyed} else None",
+             f"{pad}if {e} is None:",
+             f"{more}{items} = {source}",
+             f"{more}try:",
+             f"{more}    {e} = ({items}, [{v} for {v} in {items} if {' and '.join(f'({t})' for t in tests[:cut])}])",
+             f"{more}except _m_Exception:   # the plain search below fails where it fails",
+             f"{more}    {e} = ({items}, None)",
+             f"{more}if {e}[1] is not None and {keyed}:",
+             f"{more}    {memo}[{k}] = {e}",
+             f"{pad}c.steps += len({e}[0])",
+             f"{pad}if c.steps > c.max_steps: c.runaway()",
+             f"{pad}if {e}[1] is not None:",
+             f"{more}for {v} in {e}[1]:"]
+    lines += _chain(g, parts[cut:], scope, inner, depth + 2, loops + 1)
+    lines += [f"{more}    if ok:", f"{more}        break", f"{pad}else:", f"{more}for {v} in {e}[0]:"]
+    lines += _chain(g, parts, scope, inner, depth + 2, loops + 1)
+    lines += [f"{more}    if ok:", f"{more}        break"]
+    return lines
+
+
+def _names_in(binds, names) -> set:
+    """The Python names the sources bound to `names` read (a constant bound reads none)."""
+    return {word for name in names for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", binds[name][0])} \
+        - {"None", "True", "False"}
+
+
+def _conjuncts(g, node) -> list:
+    """The tests of `a and b and …`, in the order they are judged."""
+    if isinstance(node, ast.Binary) and node.op == "and" and id(node) not in g._hoisted:
+        return _conjuncts(g, node.left) + _conjuncts(g, node.right)
+    return [node]
+
+
+def _chain(g, parts, scope, binds, depth: int, loops: int) -> list:
+    """Lines setting `ok` to whether every test of `parts` holds, judged in order, stopping at
+    the first that fails (as truth_lines writes `and`)."""
+    lines = truth_lines(g, parts[0], scope, binds, depth, loops)
+    if len(parts) > 1:
+        lines += [f"{'    ' * depth}if ok:"] + _chain(g, parts[1:], scope, binds, depth + 1, loops)
     return lines
 
 

@@ -108,7 +108,8 @@ def _helpers() -> dict:
                     "_m_key": decisions._key, "_m_keyed": KEYED,
                     "_m_walk": decisions._enumerate_generic, "_m_FAULTS": decisions._FAULTS,
                     # the generated code's namespace has only the builtins expressions use
-                    "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_set": set, "_m_zip": zip}
+                    "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
+                    "_m_set": set, "_m_zip": zip}
     return _HELPERS
 
 

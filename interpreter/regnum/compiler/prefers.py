@@ -78,12 +78,15 @@ class _Narrower:
                              f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
+            g._partial = []
             test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+            partial = [f"    {name} = {{}}" for name in g._partial]
         finally:
             for n in kept:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
-        lines = ["    pl = player"] + closures + self._loop(test)
+            g._partial = None
+        lines = ["    pl = player"] + closures + partial + self._loop(test)
         lines = [f"def {fname}(c, player, found):"] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
         exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)
