@@ -159,7 +159,8 @@ def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
         g._hoisted = hoisted
     if cut is None:
         return None
-    texts = [binds[name][0] for name in sorted(key)]
+    # The player is the same for every move of a narrowing: no part of the key.
+    texts = [binds[name][0] for name in sorted(key) if binds[name][0].strip("()") != "pl"]
     if any(re.search(r"\bc\b", t) for t in texts):
         return None
     n = len(g._partial)
