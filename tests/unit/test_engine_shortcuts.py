@@ -6,7 +6,9 @@
 - a move's journal gathers the ids of the frames it found only when the VM first needs
   them (Journal.frame_ids), and the frame the move answered is known to be its own: a
   fault after the move changed frames it found (in the main flow and in the threads of a
-  simultaneous step) still leaves the game byte for byte as it was."""
+  simultaneous step) still leaves the game byte for byte as it was;
+- `create N …` makes its N pieces at once (Ctx._create_alike): the same state, size and
+  limits as N pieces made one by one, undone alike."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -152,3 +154,60 @@ def test_the_frames_found_are_gathered_from_the_flow_as_the_move_found_it(tmp_pa
     found = [f for f in flow["main"]] + [f for t in flow["threads"] for f in t["stack"]]
     assert journal.frame_ids() == {id(f) for f in found} and len(found) == len(flow["main"]) + 4
     assert journal.frame_ids() is journal.frame_ids()
+
+
+CREATE = """
+game create "Create"
+players 2..2
+piece token:
+    tags: list of str = ["a", "b", "c"]
+    note: str = "x"
+    weight: int = 1
+zone pile: public
+zone other: public
+var n: int = 4
+flow:
+    repeat until false:
+        ask 0 to at_once or one_by_one or too_many
+action at_once():
+    create n token(note: "made at once", weight: 7) in pile
+    create 1 token() in other
+action one_by_one():
+    repeat n times:
+        create 1 token(note: "made at once", weight: 7) in pile
+    create 1 token() in other
+action too_many():
+    create 3 token(tags: ["z"]) in pile
+    create 1 token() in other
+    set n = 1 // 0
+"""
+
+
+def test_pieces_created_at_once_are_those_created_one_by_one_and_a_fault_undoes_them(tmp_path):
+    from regnum import Limits
+    rules = load(tmp_path, CREATE, "create.rules")
+    ways = {}
+    for way in ("at_once", "one_by_one"):
+        game = rules.new_game(players=2, seed=0)
+        game.play(Move(0, way, {}))
+        ways[way] = (game.to_dict()["state"], game._size_bound)
+    assert ways["at_once"] == ways["one_by_one"]
+    state = game._state
+    assert [state.pieces[i] for i in state.zones["pile"]] == [
+        {"type": "token", "label": "token", "tags": ["a", "b", "c"], "note": "made at once", "weight": 7}] * 4
+    assert state.zones["other"] == [4] and state.where == ["pile"] * 4 + ["other"]
+    # A fault later in the move undoes the pieces created at once, and the state is as it was.
+    before = game.to_json()
+    with pytest.raises(RulesetError, match="division by zero|by zero"):
+        game.play(Move(0, "too_many", {}))
+    assert game.to_json() == before
+    # The limit on pieces: the first move makes 5, the second would pass 8 at its fourth
+    # token, whether made at once or one by one.
+    for way in ("at_once", "one_by_one"):
+        game = rules.new_game(players=2, seed=0, limits=Limits(pieces=8))
+        game.play(Move(0, way, {}))
+        before = game.to_json()
+        with pytest.raises(RulesetError) as failed:
+            game.play(Move(0, way, {}))
+        assert failed.value.diagnostics[0].message.startswith("more than 8 pieces created")
+        assert game.to_json() == before

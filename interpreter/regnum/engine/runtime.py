@@ -203,8 +203,34 @@ class Ctx:
             # `label#id`: with '#' kept out of labels, no two of those names can be equal.
             raise EvalError(f"create: the label {label!r} contains '#', which moves use to tell "
                             "pieces with the same label apart; choose a label without it")
-        for _ in range(n):
+        if n == 1:
             self.create_piece(piece_type, values, label, key)
+        elif n:
+            self._create_alike(n, piece_type, values, label, key)
+
+    def _create_alike(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
+        """What n calls of create_piece do, the pieces' values fitted once (a setup creates
+        a hundred pieces and more this way). Each check fails where the first call or the
+        call past the limit would fail it, with its message."""
+        state = self.state
+        pieces = state.pieces
+        first, limit = len(pieces), self.limits.pieces
+        if first >= limit:
+            raise _Overflow(f"more than {limit} pieces created (runaway growth?)", self.limits.hint("pieces"))
+        added = self.added
+        record = {"type": piece_type, "label": label}
+        kind = self.model.pieces[piece_type]
+        for name, _, default in kind.fields:
+            record[name] = self.fit(values[name]) if name in values else default
+        self.added += (self.added - added) * (n - 1) + (kind.size + len(label)) * n
+        if key not in state.zones:
+            self.open_zone(key)
+        if first + n > limit:
+            raise _Overflow(f"more than {limit} pieces created (runaway growth?)", self.limits.hint("pieces"))
+        pieces.extend([dict(record) for _ in range(n)])
+        state.where.extend([key] * n)
+        state.writable(key).extend(range(first, first + n))
+        self.undo.extend([(undo_create, key)] * n)
 
     def set_field(self, piece, field: str, value, add: bool) -> None:
         if type(piece) is not int:
