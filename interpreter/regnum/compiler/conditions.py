@@ -112,11 +112,12 @@ def _search(g, node, scope, binds, depth: int, loops: int) -> list:
 
 
 def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
-    """`any(x for x in S where A1 … and B …)` when the source S and the first tests A read
+    """`any(x for x in S where A … and B …)` when the source S and the first tests A read
     fewer of the names around them than the later tests B: the items of S passing A kept by
     the values of what S and A read, for the narrowing, and only B judged for the next move
-    that reads the same (`next_to_own(to, player, from)` of Kingdom Builder's `move_with_tile`
-    looks at the neighbours of `to` once, however many settlements could move there).
+    that reads the same. A prefer of a move `(from, to)` asking whether a neighbour of `to`
+    other than `from` is the player's judges the neighbours of each `to` once, however many
+    choices of `from` come with it.
 
     Exact: S and A mention no context, so they charge no step and read only locals and the
     state, which a narrowing never changes; the source's length is charged at every search,
