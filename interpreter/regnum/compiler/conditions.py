@@ -169,16 +169,17 @@ def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
     g._partial.append(memo)
     pad, more = "    " * depth, "    " * (depth + 1)
     keyed = " and ".join(f"type({t}) in _m_keyed" for t in texts) or "True"
+    key_source = texts[0] if len(texts) == 1 else "(" + "".join(t + ", " for t in texts) + ")"
     lines = [f"{pad}ok = False",
-             f"{pad}{k} = {texts[0] if len(texts) == 1 else '(' + ''.join(t + ', ' for t in texts) + ')'}",
-             f"{pad}{e} = {memo}.get({k}) if {keyed} else None",
+             f"{pad}{k} = {key_source} if {keyed} else _UNSET   # _UNSET: never kept",
+             f"{pad}{e} = {memo}.get({k})",
              f"{pad}if {e} is None:",
              f"{more}{items} = {source}",
              f"{more}try:",
              f"{more}    {e} = ({items}, [{v} for {v} in {items} if {' and '.join(f'({t})' for t in tests[:cut])}])",
              f"{more}except _m_Exception:   # the plain search below fails where it fails",
              f"{more}    {e} = ({items}, None)",
-             f"{more}if {e}[1] is not None and {keyed}:",
+             f"{more}if {e}[1] is not None and {k} is not _UNSET:",
              f"{more}    {memo}[{k}] = {e}",
              f"{pad}c.steps += len({e}[0])",
              f"{pad}if c.steps > c.max_steps: c.runaway()",

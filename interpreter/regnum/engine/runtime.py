@@ -161,7 +161,7 @@ class Ctx:
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
         if len(state.pieces) >= self.limits.pieces:
-            raise _Overflow(f"more than {self.limits.pieces} pieces created (runaway growth?)", self.limits.hint("pieces"))
+            raise self._too_many_pieces()
         record = {"type": piece_type, "label": label}
         kind = self.model.pieces[piece_type]
         for name, _, default in kind.fields:
@@ -175,6 +175,10 @@ class Ctx:
         state.writable(key).append(piece)
         self.undo.append((undo_create, key))
         return piece
+
+    def _too_many_pieces(self) -> _Overflow:
+        return _Overflow(f"more than {self.limits.pieces} pieces created (runaway growth?)",
+                         self.limits.hint("pieces"))
 
     # ── effects as native procedures call them ──
     def move_any(self, what, key: str) -> None:
@@ -216,7 +220,7 @@ class Ctx:
         pieces = state.pieces
         first, limit = len(pieces), self.limits.pieces
         if first >= limit:
-            raise _Overflow(f"more than {limit} pieces created (runaway growth?)", self.limits.hint("pieces"))
+            raise self._too_many_pieces()
         added = self.added
         record = {"type": piece_type, "label": label}
         kind = self.model.pieces[piece_type]
@@ -226,7 +230,7 @@ class Ctx:
         if key not in state.zones:
             self.open_zone(key)
         if first + n > limit:
-            raise _Overflow(f"more than {limit} pieces created (runaway growth?)", self.limits.hint("pieces"))
+            raise self._too_many_pieces()
         pieces.extend([dict(record) for _ in range(n)])
         state.where.extend([key] * n)
         state.writable(key).extend(range(first, first + n))
