@@ -622,6 +622,15 @@ class InvariantDecl:
 
 
 @node
+class StatisticDecl:
+    """`statistic NAME: EXPR`: a number about a game that authors compare between variants."""
+    span: Span
+    name: str
+    value: Expr
+    kind = "statistic"
+
+
+@node
 class WinnerKey:
     span: Span
     order: str  # "highest" | "lowest" | "shared"

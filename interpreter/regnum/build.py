@@ -273,6 +273,9 @@ class _Builder:
         message = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
         return ast.InvariantDecl(self.sp(meta), str(c[0]), c[1], message)
 
+    def statistic_decl(self, meta, c):
+        return ast.StatisticDecl(self.sp(meta), str(c[0]), c[1])
+
     def ends_decl(self, meta, c):
         return ast.EndsDecl(self.sp(meta), c[0])
 

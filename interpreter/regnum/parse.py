@@ -233,7 +233,7 @@ SYNTAX_HINTS = {hint: texts + ['game g "G"\n' + t for t in texts if not t.starts
 
 _KEYWORDS = ("game", "import", "players", "const", "enum", "board", "piece", "zone", "var", "def",
              "setup", "flow", "phase", "rule", "action", "scoring", "tiebreak", "trigger", "invariant",
-             "winner", "variant", "remove", "let", "set", "add", "subtract", "move", "create", "shuffle",
+             "statistic", "winner", "variant", "remove", "let", "set", "add", "subtract", "move", "create", "shuffle",
              "reveal", "ask", "run", "score", "announce", "end", "pass", "if", "elif", "else", "for",
              "repeat", "while", "simultaneously", "require", "prefer", "majority", "pays", "places",
              "needs", "ties", "into")

@@ -19,7 +19,7 @@ from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 
 # Declaration kinds that live in the one global namespace of a ruleset.
 NAMED_KINDS = ("const", "enum", "board", "piece", "zone", "var", "def", "phase", "rule",
-               "action", "scoring", "tiebreak", "trigger", "invariant", "option", "view")
+               "action", "scoring", "tiebreak", "trigger", "invariant", "option", "view", "statistic")
 SINGLETON_KINDS = ("game", "players", "setup", "flow", "winner", "ends")
 
 

@@ -225,6 +225,9 @@ class _Walker:
         finally:
             self.x.invariant = False
 
+    def _statistic(self, d):
+        self.x.number(d.value, Scope(), f"statistic '{d.name}'")
+
     def _ends(self, d):
         """`ends within N moves`: N a number known before play (constants.py), at least 1 — a
         literal is judged here, a computed one when it is compiled (same code, E315)."""

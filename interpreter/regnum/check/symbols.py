@@ -18,6 +18,7 @@ KIND_WORDS = {
     "zone": "a zone", "var": "a variable", "def": "a definition", "phase": "a phase",
     "rule": "a rule", "action": "an action", "scoring": "a scoring", "tiebreak": "a tie-break policy",
     "trigger": "a trigger", "invariant": "an invariant", "option": "a game option", "view": "a view",
+    "statistic": "a statistic",
 }
 
 # How to use a declaration that is not a value, for hints.
@@ -31,6 +32,7 @@ KIND_USES = {
     "trigger": "a trigger runs by itself when a piece enters its zone",
     "invariant": "an invariant is checked by the fuzzer, not used in expressions",
     "view": "a view only says how the terminal draws a board",
+    "statistic": "a statistic is reported by 'regnum compare', not used in expressions",
 }
 
 IMPLICIT_FIELDS = {"label": T.STR, "type": T.STR}

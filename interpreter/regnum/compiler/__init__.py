@@ -13,7 +13,7 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from ..program import Program
 from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
-from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, TableVar, Trigger,
+from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, Statistic, TableVar, Trigger,
                     View, ZoneFamily)
 from .options import type_check
 from . import codecache, listers, native, ties
@@ -167,6 +167,7 @@ class _Compiler:
             natives_fire=natives_fire, trigger_of=trigger_of, leave_triggers=leave_triggers,
             tables=tables, grids=self._grids(tables), options=self._options(), views=self._views(), expressions=self.exprs,
             move_bound=self._move_bound(),
+            statistics=[Statistic(d.name, self.exprs.expr(d.value, {}), d.span) for d in p.of_kind("statistic")],
         )
 
     # ── data ──

@@ -13,7 +13,7 @@ from ..boards import KEPT_TEXT, Board, coordinates
 from ..source import Span
 
 __all__ = ["Code", "ZoneFamily", "PieceType", "Board", "Param", "Clause", "Action", "Scoring", "Trigger",
-           "Invariant", "TableVar", "OptionSpec", "View", "Model"]
+           "Invariant", "Statistic", "TableVar", "OptionSpec", "View", "Model"]
 
 
 @dataclass
@@ -253,6 +253,13 @@ class Invariant:
 
 
 @dataclass
+class Statistic:
+    name: str
+    value: Callable            # (ctx, env) -> a number
+    span: Span
+
+
+@dataclass
 class Model:
     name: str
     title: str
@@ -292,3 +299,4 @@ class Model:
     move_bound: int | None = None                       # `ends within N moves`: every game ends by then
     # open grid -> ([zone families per it], [variables per it]): what a cell coming into use gets
     grids: dict = field(default_factory=dict)
+    statistics: list = field(default_factory=list)      # [Statistic], in the order they are declared

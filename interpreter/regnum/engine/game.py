@@ -591,6 +591,19 @@ class Game:
                 failed.append(f"{inv.name}: {inv.message} ({inv.span})")
         return failed
 
+    def statistics(self) -> dict:
+        """{name: value} of the ruleset's `statistic` declarations, read now (usually once the
+        game is over). They see the whole state, as invariants do: for simulations and
+        `regnum compare`, never for a player's eyes. A statistic that fails is a RuntimeFault
+        located at its declaration."""
+        ctx = self._ctx(self._state)
+        out = {}
+        for stat in self.model.statistics:
+            with guarded(stat.span, f"while reading statistic '{stat.name}'"):
+                value = stat.value(ctx, {})
+            out[stat.name] = value
+        return out
+
     def _previous(self) -> State:
         """The state before the last move accepted, rebuilt from its journal (once)."""
         if self._prev_state is None:
