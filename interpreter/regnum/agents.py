@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the core imports nothing from here, but keep this module import-light
     from regnum import Game, Move, Ruleset
 
-__all__ = ["RandomAgent", "StuckGame", "moves_of", "play_random_game", "seat_seed"]
+__all__ = ["RandomAgent", "StuckGame", "moves_of", "play_random_game", "playout", "random_picks", "seat_seed"]
 
 
 class StuckGame(RuntimeError):
@@ -77,9 +77,21 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     game = rules.new_game(players=players, seed=seed, narrate=narrate, options=options, coverage=coverage)
     if started is not None:
         started(game)
-    # Each seat's RandomAgent.choose, without the Move values of the moves not chosen: the
-    # game picks the index with the seat's generator, as choose() does over legal_moves(seat).
-    picks = [RandomAgent(seat_seed(seed, seat)).rng.randrange for seat in range(players)]
+    for _ in playout(game, random_picks(seed, players), max_moves):
+        if after_move is not None:
+            after_move(game)
+    return game
+
+
+def random_picks(seed: int, players: int) -> list:
+    """Each seat's RandomAgent.choose, without the Move values of the moves not chosen: the
+    game picks the index with the seat's generator, as choose() does over legal_moves(seat)."""
+    return [RandomAgent(seat_seed(seed, seat)).rng.randrange for seat in range(players)]
+
+
+def playout(game: Game, picks: list, max_moves: int = 100_000):
+    """Play ``game`` on, seat p choosing with ``picks[p]``, yielding after every move: the loop
+    of play_random_game, which `regnum compare` drives for two games in step."""
     while not game.is_over and game.move_count < max_moves:
         waiting = game._to_move()   # kept by the game for this position, replaced after a move
         if not waiting:
@@ -96,6 +108,4 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
                     f"seat {player} must move but has no legal move "
                     f"(after {game.move_count} moves, game not over)"
                 )
-            if after_move is not None:
-                after_move(game)
-    return game
+            yield
