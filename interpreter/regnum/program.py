@@ -40,6 +40,10 @@ class Program:
     imports: list[tuple[str, object]] = field(default_factory=list)
     stdlib_digests: dict[str, str] = field(default_factory=dict)  # module -> hash of its text
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # (kind, name) -> the `remove KIND NAME` of a variant in the chain that deleted it (a
+    # singleton's name is its kind): what `regnum diff` shows as where a removal is stated
+    removed: dict[tuple[str, str], object] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # the chain's files as displayed, the first base first
     # id of an operator node -> (node, proven cheap: `+`/`*` of numbers, a comparison of a
     # number, seat, cell, member, piece or literal): filled by the checker for the compiler
     cheap_ops: dict[int, tuple] = field(default_factory=dict)
@@ -104,6 +108,7 @@ class _Collector:
                                             _name_span(decl, decl.kind), f"the first one is at {first.span}"))
                 return
             p.singletons[decl.kind] = decl
+            p.removed.pop((decl.kind, decl.kind), None)
             if decl.kind == "game":
                 p.name, p.title = decl.name, decl.title
             return
@@ -135,6 +140,7 @@ class _Collector:
             self._forget_members(existing)
         p.decls[decl.name] = decl
         p.changed()
+        p.removed.pop((decl.kind, decl.name), None)
         if imported:
             p.imported.add(decl.name)
         if decl.kind == "enum":
@@ -172,6 +178,8 @@ class _Collector:
         if decl.target_kind in SINGLETON_KINDS and decl.target_kind == decl.target:
             if p.singletons.pop(decl.target, None) is None:
                 p.diagnostics.append(_error("E502", f"the base has no {decl.target} to remove", decl.span))
+            else:
+                p.removed[(decl.target, decl.target)] = decl
             return
         if target is None or target.kind != decl.target_kind:
             candidates = [n for n, d in p.decls.items() if d.kind == decl.target_kind]
@@ -183,6 +191,7 @@ class _Collector:
         del p.decls[key]
         p.changed()
         p.imported.discard(key)
+        p.removed[(target.kind, key)] = decl
 
 
 def _display_path(path: Path) -> str:
@@ -241,11 +250,12 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
                 "a variant's base must be a ruleset, or a variant of one, that does not lead back here")])
         program = load_program(base_path, chain, search, limits, variant.span)
         program.path = display
+        program.files.append(display)
         program.variant = variant.name
         program.text_hash = hashlib.sha256((program.text_hash + digest).encode()).hexdigest()[:16]
         _apply(program, module, patch=True)
     else:
-        program = Program(path=display, text_hash=digest)
+        program = Program(path=display, text_hash=digest, files=[display])
         _apply(program, module, patch=False)
     if not _chain:
         program.text_hash = _with_imports(program)
