@@ -1,4 +1,4 @@
-"""The ``regnum`` command line: check, list, play, simulate, fuzz, replay, bench and diff rulesets; redact logs.
+"""The ``regnum`` command line: check, list, play, simulate, compare, fuzz, replay, bench and diff rulesets; redact logs.
 
 Exit codes: 0 ok; 1 a ruleset or game failure (an illegal move, a limit hit, a stuck game); 2 a
 usage error (click's own), or a log or saved game that cannot be loaded or whose rules are
@@ -10,14 +10,14 @@ object on stdout and nothing else there.
 This package's ``__init__`` holds only the click group, which gathers the commands of the
 modules beside it, and ``main``, the entry point of the ``regnum`` console script
 (``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
-``play``, ``simulate_cmd`` (simulate), ``fuzz_cmd`` (fuzz), ``replay`` (replay, log), ``bench`` and
-``diff_cmd`` (diff); ``errors`` and ``common`` hold what they share.
+``play``, ``simulate_cmd`` (simulate), ``compare_cmd`` (compare), ``fuzz_cmd`` (fuzz), ``replay`` (replay,
+log), ``bench`` and ``diff_cmd`` (diff); ``errors`` and ``common`` hold what they share.
 """
 from __future__ import annotations
 
 import click
 
-from . import bench, check_list, diff_cmd, fuzz_cmd, play, replay, simulate_cmd
+from . import bench, check_list, compare_cmd, diff_cmd, fuzz_cmd, play, replay, simulate_cmd
 from .errors import RegnumGroup, describe_error
 
 __all__ = ["cli", "main", "describe_error"]
@@ -45,6 +45,7 @@ cli.add_command(check_list.check)
 cli.add_command(check_list.list_rulesets)
 cli.add_command(play.play)
 cli.add_command(simulate_cmd.simulate_command)
+cli.add_command(compare_cmd.compare_command)
 cli.add_command(fuzz_cmd.fuzz_command)
 cli.add_command(replay.replay)
 cli.add_command(replay.log_group)
