@@ -94,7 +94,8 @@ def test_a_ruleset_against_itself_never_differs(dash):
 
 def test_the_table_names_the_rulesets_the_measures_and_the_first_difference(dash):
     text = run("compare", dash / "dash.rules", dash / "long.rules", "-p", "2", "-g", "50", "-j", "1").stdout
-    assert "long_dash against dash: 50 games each, 2 players, seeds 0–49; 95% confidence intervals" in text
+    assert "long_dash against dash: 50 games each, 2 players, seeds 0–49" in text
+    assert "(in brackets: 95% confidence intervals; difference: variant minus base, seed by seed)" in text
     assert re.search(r"│ P0 wins\s+│ 76\.0% \(62\.6–85\.7\) │ 66\.0% \(52\.2–77\.6\) │ -10\.0 pts \(-22\.8 to \+2\.8\) │",
                      text)
     assert re.search(r"│ winning score\s+│ +6\.18 \(6\.07–6\.29\) │ +10\.2 \(10\.1–10\.3\) │ +\+4\.02 \(\+3\.87 to \+4\.17\) │",

@@ -45,7 +45,7 @@ def _table(result) -> None:
         console.width = max(console.width, 110)
     last = result.seed + result.games - 1
     table = Table(title=safe(f"{result.variant} against {result.base}: {result.games} games each, "
-                             f"{result.players} players, seeds {result.seed}–{last}; 95% confidence intervals"))
+                             f"{result.players} players, seeds {result.seed}–{last}"))
     table.add_column("measure")
     for name in (result.base, result.variant):
         table.add_column(safe(name), justify="right")
@@ -54,6 +54,7 @@ def _table(result) -> None:
         table.add_row(Text(safe(row.measure)), Text(_estimate(row.base, row.share)),
                       Text(_estimate(row.variant, row.share)), Text(_difference(row.difference, row.share)))
     console.print(table)
+    console.print(Text("(in brackets: 95% confidence intervals; difference: variant minus base, seed by seed)"))
     console.print(Text(f"seeds whose games differ: {result.diverged} of {result.games}"))
     first = result.first_divergence
     if first is not None:
