@@ -43,6 +43,9 @@ class Program:
     # (kind, name) -> the `remove KIND NAME` of a variant in the chain that deleted it (a
     # singleton's name is its kind): what `regnum diff` shows as where a removal is stated
     removed: dict[tuple[str, str], object] = field(default_factory=dict)
+    # name of a declaration a variant added (its base had none of that name) -> the names the
+    # base had of that kind: an added name nothing uses may be a replacement misspelt
+    variant_added: dict[str, tuple] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)  # the chain's files as displayed, the first base first
     # id of an operator node -> (node, proven cheap: `+`/`*` of numbers, a comparison of a
     # number, seat, cell, member, piece or literal): filled by the checker for the compiler
@@ -138,6 +141,8 @@ class _Collector:
             return
         if existing is not None and replace:
             self._forget_members(existing)
+        if existing is None and replace and not imported:
+            p.variant_added[decl.name] = tuple(n for n, d in p.decls.items() if d.kind == decl.kind)
         p.decls[decl.name] = decl
         p.changed()
         p.removed.pop((decl.kind, decl.name), None)

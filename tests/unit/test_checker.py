@@ -287,3 +287,19 @@ flow:
     run deal(0)
     run deal("x")
 """) == [(8, "E206")]
+
+
+def test_a_variant_declaration_added_under_a_misspelt_name_is_pointed_at_the_base_one(tmp_path):
+    """The hint names the base's declaration only for what the variant added and nothing uses."""
+    (tmp_path / "base.rules").write_text('game base "Base"\nplayers 2..4\nconst rounds = 2\nvar turns: int = 0\n'
+                                         "flow:\n    repeat rounds times:\n        add 1 to turns\n")
+    (tmp_path / "v.rules").write_text('variant v of "base.rules"\nconst rouns = 3\nconst zebra = 1\n'
+                                      "const rounds = 4\n")
+    hints = {d.message: d.hint for d in regnum.load(str(tmp_path / "v.rules")).warnings}
+    assert hints == {
+        "const 'rouns' is never used": "the base has no 'rouns', so the variant adds it; a declaration replaces "
+                                       "the base's only under the same name — did you mean 'rounds'?",
+        "const 'zebra' is never used": "remove it, or use it",
+    }
+    (tmp_path / "plain.rules").write_text((tmp_path / "base.rules").read_text() + "const rouns = 3\n")
+    assert [d.hint for d in regnum.load(str(tmp_path / "plain.rules")).warnings] == ["remove it, or use it"]

@@ -7,7 +7,7 @@ invariants act by themselves, and statistics are read by `regnum compare`: none 
 """
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, did_you_mean
 from ..program import Program
 from .analysis import analyse
 from .symbols import token_span
@@ -32,9 +32,21 @@ def check_usage(program: Program) -> list[Diagnostic]:
             continue
         text = _WHAT.get(decl.kind, decl.kind + " '{}' is never used").format(name)
         out.append(Diagnostic("W401", "warning", text, token_span(decl.span, name, before=decl.kind),
-                              "remove it, or use it"))
+                              _hint(program, name)))
     out += _imports(program, refs)
     return out
+
+
+def _hint(program: Program, name: str) -> str:
+    """A variant replaces a declaration of its base by its name alone: an added declaration
+    nothing uses, named like one of the base, is most likely a replacement misspelt."""
+    base_names = program.variant_added.get(name)
+    if base_names:
+        close = did_you_mean(name, base_names)
+        if close:
+            return (f"the base has no '{name}', so the variant adds it; a declaration replaces the "
+                    f"base's only under the same name — {close}")
+    return "remove it, or use it"
 
 
 def _imports(program: Program, refs: set) -> list[Diagnostic]:
