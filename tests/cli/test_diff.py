@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from regnum.cli import cli
 from regnum.variantdiff import same_tree
+
+from test_cli import one_json_object, run  # tests/cli is on the path of its tests
 
 ROOT = Path(__file__).resolve().parents[2]
 KINGS_ROAD = "rulesets/kings_road.rules"
@@ -56,27 +56,6 @@ rule finish:
 remove invariant long_game
 remove winner winner
 """
-
-
-def run(*args: str, code: int = 0):
-    """`regnum ARGS` through click, with its exit code checked; never a traceback."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()  # click >= 8.2 keeps stderr apart by itself
-    result = runner.invoke(cli, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"regnum {' '.join(args)} raised {result.exception!r}") from result.exception
-    assert "Traceback" not in result.stdout + result.stderr
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    return result
-
-
-def one_json_object(text: str) -> dict:
-    """stdout of --json: exactly one JSON object and nothing else."""
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
 
 
 @pytest.fixture()

@@ -23,20 +23,15 @@ def _number(value: float, sign: str = "") -> str:
     return f"{value:{sign}.2f}" if abs(value) < 10 else f"{value:{sign}.1f}"
 
 
-def _estimate(e, share: bool) -> str:
+def _estimate(e, share: bool, signed: bool = False) -> str:
+    """`24.5% (19.1–30.9)` or `55.2 (54.7–55.8)`; a difference signed, `-0.5 pts (-4.0 to +3.0)`."""
     if e is None:
         return "—"
+    sign, to = ("+", " to ") if signed else ("", "–")
     if share:
-        return f"{100 * e.mean:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"
-    return f"{_number(e.mean)} ({_number(e.low)}–{_number(e.high)})"
-
-
-def _difference(e, share: bool) -> str:
-    if e is None:
-        return "—"
-    if share:
-        return f"{100 * e.mean:+.1f} pts ({100 * e.low:+.1f} to {100 * e.high:+.1f})"
-    return f"{_number(e.mean, '+')} ({_number(e.low, '+')} to {_number(e.high, '+')})"
+        unit = " pts" if signed else "%"
+        return f"{100 * e.mean:{sign}.1f}{unit} ({100 * e.low:{sign}.1f}{to}{100 * e.high:{sign}.1f})"
+    return f"{_number(e.mean, sign)} ({_number(e.low, sign)}{to}{_number(e.high, sign)})"
 
 
 def _table(result) -> None:
@@ -52,7 +47,7 @@ def _table(result) -> None:
     table.add_column("difference", justify="right")
     for row in result.rows:
         table.add_row(Text(safe(row.measure)), Text(_estimate(row.base, row.share)),
-                      Text(_estimate(row.variant, row.share)), Text(_difference(row.difference, row.share)))
+                      Text(_estimate(row.variant, row.share)), Text(_estimate(row.difference, row.share, signed=True)))
     console.print(table)
     console.print(Text("(in brackets: 95% confidence intervals; difference: variant minus base, seed by seed)"))
     console.print(Text(f"seeds whose games differ: {result.diverged} of {result.games}"))
