@@ -136,48 +136,66 @@ def _reads(program, names: set[str]) -> set[str]:
 
 # ── one seed, both rulesets ───────────────────────────────────────────────────────────────
 
-_COMPARED = ("vars", "player_vars", "tables", "zones", "pieces", "revealed", "once", "grids", "rng")
-
-
 def _zone_name(key: str) -> str:
     """A zone as the rules write it: `hand(1)`, not its key `hand#1`."""
     family, _, index = key.partition("#")
     return f"{family}({index})" if index else family
 
 
-def _differences(a, b) -> list[str]:
-    """What differs between the positions of two games (their flows aside: the same play can
-    run through differently written procedures)."""
-    out = []
+def _common(x: dict, y: dict) -> list:
+    """The keys both hold whose values differ: what only one ruleset declares (a variable the
+    variant adds) is no difference of play until play reads it."""
+    return sorted(k for k in x.keys() & y.keys() if x[k] != y[k])
+
+
+def _differences(a, b) -> tuple[list[str], set[str]]:
+    """What differs between the positions of two games, in words, and the declarations
+    ("kind:name") whose values differ. Their flows are left aside: the same play can run
+    through procedures written differently."""
+    words, decls = [], set()
     if a.is_over != b.is_over:
-        out.append("whether the game is over")
+        words.append("whether the game is over")
     if a.scores != b.scores:
-        out.append("scores")
+        words.append("scores")
     sa, sb = a.state, b.state
-    for part in _COMPARED:
-        x, y = getattr(sa, part if part != "player_vars" else "pvars", None), \
-            getattr(sb, part if part != "player_vars" else "pvars", None)
-        if x == y:
-            continue
-        if part == "zones":
-            keys = sorted(k for k in set(x) | set(y) if x.get(k, []) != y.get(k, []))
-            out += [_zone_name(k) for k in keys[:3]] + ([f"{len(keys) - 3} more zones"] if len(keys) > 3 else [])
-        elif part == "vars" and isinstance(x, dict) and isinstance(y, dict):
-            out += [f"variable {k}" for k in sorted(set(x) | set(y)) if x.get(k) != y.get(k)][:3]
-        elif part == "rng":
-            out.append("the random generator (one drew more than the other)")
-        elif part == "pieces":
-            out.append("piece fields")
-        elif part != "player_vars" or "scores" not in out:
-            out.append(part.replace("_", " "))
-    if not out and a.to_move == b.to_move:
+    if sa.vars != sb.vars:
+        names = _common(sa.vars, sb.vars)
+        words += [f"variable {k}" for k in names[:3]]
+        decls.update(f"var:{k}" for k in names)
+    if sa.pvars != sb.pvars:
+        names = sorted({k for x, y in zip(sa.pvars, sb.pvars) for k in _common(x, y)} - {"score"})
+        words += [f"variable {k}" for k in names[:3]]
+        decls.update(f"var:{k}" for k in names)
+    if sa.tables != sb.tables:
+        names = _common(sa.tables, sb.tables)
+        words += [f"variable {k}" for k in names[:3]]
+        decls.update(f"var:{k}" for k in names)
+    if sa.zones != sb.zones:
+        keys = sorted(k for k in sa.zones.keys() | sb.zones.keys() if sa.zones.get(k, []) != sb.zones.get(k, []))
+        words += [_zone_name(k) for k in keys[:3]] + ([f"{len(keys) - 3} more zones"] if len(keys) > 3 else [])
+        decls.update(f"zone:{k.partition('#')[0]}" for k in keys)
+    if sa.pieces != sb.pieces and (len(sa.pieces) != len(sb.pieces)
+                                   or any(_common(x, y) for x, y in zip(sa.pieces, sb.pieces))):
+        words.append("pieces")
+    for part, text in (("revealed", "pieces revealed"), ("once", "triggers fired once"), ("grids", "cells in use"),
+                       ("rng", "the random generator (one drew more than the other)")):
+        if getattr(sa, part) != getattr(sb, part):
+            words.append(text)
+    if not words and a.to_move != b.to_move:
+        words.append("who is to move")
+    if not words:
         for seat in a.to_move:
-            if [(n, args) for n, args, _ in a._candidates(seat)] != [(n, args) for n, args, _ in b._candidates(seat)]:
-                out.append(f"moves offered to P{seat}")
+            offered = [[(n, args) for n, args, _ in g._candidates(seat)] for g in (a, b)]
+            if offered[0] != offered[1]:
+                words.append(f"moves offered to P{seat}")
+                per_action = [{}, {}]
+                for moves, by_name in zip(offered, per_action):
+                    for n, args in moves:
+                        by_name.setdefault(n, []).append(args)
+                decls.update(f"action:{n}" for n in per_action[0].keys() | per_action[1].keys()
+                             if per_action[0].get(n) != per_action[1].get(n))
                 break
-    elif not out:
-        out.append("who is to move")
-    return out
+    return words, decls
 
 
 def _side(game, error: str | None) -> dict:
@@ -192,80 +210,112 @@ def _side(game, error: str | None) -> dict:
     return side
 
 
-def _last_move(game) -> str | None:
-    if not game._moves:
-        return None
-    move = game._moves[-1]
-    args = ", ".join(f"{k}={v}" for k, v in move.args.items())
-    return f"P{move.player} {move.action}({args})"
+class _Played:
+    """One game of a pair, its seats choosing with play_random_game's generators. While the
+    pair is compared, each move chosen is named as players read it (its action's label) just
+    before it is played, when the position it was listed in is still there to read."""
+
+    def __init__(self, rules, players: int, seed: int, max_moves: int, options: dict):
+        self.game = rules.new_game(players=players, seed=seed, narrate=False, options=options, coverage=True)
+        self.named: str | None = None
+        self.watching = True
+        picks = [self._naming(seat, choose) for seat, choose in enumerate(random_picks(seed, players))]
+        self.steps = playout(self.game, picks, max_moves)
+        self.error: str | None = None
+
+    def _naming(self, seat: int, choose):
+        def pick(n: int) -> int:
+            i = choose(n)
+            if self.watching:
+                self.named = self._name(seat, i)
+            return i
+        return pick
+
+    def _name(self, seat: int, i: int) -> str:
+        from .moves import Move
+        from .render import describe_move
+        game = self.game
+        for name, found in game._listed(seat):
+            if i < len(found):
+                args, env = found[i]
+                hits, game.hits = game.hits, None   # a label counts no coverage
+                try:
+                    return f"P{seat}: {describe_move(game, Move(seat, name, dict(args)), env)}"
+                finally:
+                    game.hits = hits
+            i -= len(found)
+        return f"P{seat}"
+
+    def step(self) -> bool:
+        """One move; False once the game is over (or stopped on an error, kept in `error`)."""
+        try:
+            next(self.steps)
+            return True
+        except StopIteration:
+            return False
+        except Exception as err:   # noqa: BLE001 — whatever stopped it is the game's result
+            self.error = one_line(err)
+            return False
+
+    def finish(self) -> dict:
+        """Played on to its end without looking; what the summary needs of it."""
+        self.watching = False
+        self.game.hits = None   # nothing more to compare: played on without counting
+        while self.error is None and self.step():
+            pass
+        return _side(self.game, self.error)
 
 
 def play_pair(base, variant, players: int, seed: int, max_moves: int, options: dict,
               changed: dict[str, str]) -> PairResult:
     """Seed `seed` played with both rulesets, in step until they differ."""
-    games, errors = [None, None], [None, None]
-    steps = [None, None]
+    sides, errors = [], [None, None]
     for i, rules in enumerate((base, variant)):
         try:
-            games[i] = rules.new_game(players=players, seed=seed, narrate=False, options=options, coverage=True)
-            steps[i] = playout(games[i], random_picks(seed, players), max_moves)
+            sides.append(_Played(rules, players, seed, max_moves, options))
         except Exception as err:   # noqa: BLE001 — a setup that fails is this game's result
+            sides.append(None)
             errors[i] = one_line(err)
     divergence = None
-    if games[0] is not None and games[1] is not None:
-        divergence = _in_step(games, steps, errors, seed, changed, variant.program)
-    for i in (0, 1):
-        if games[i] is not None:
-            games[i].hits = None   # nothing more to compare: played on without counting
-        if steps[i] is not None and errors[i] is None:
-            try:
-                for _ in steps[i]:
-                    pass
-            except Exception as err:   # noqa: BLE001 — whatever stopped it is the game's result
-                errors[i] = one_line(err)
-    return PairResult(seed=seed, sides=[_side(games[i], errors[i]) for i in (0, 1)], divergence=divergence)
+    if sides[0] is not None and sides[1] is not None:
+        divergence = _in_step(sides, seed, changed, variant.program)
+    return PairResult(seed=seed, sides=[sides[i].finish() if sides[i] is not None else _side(None, errors[i])
+                                        for i in (0, 1)], divergence=divergence)
 
 
-def _in_step(games, steps, errors, seed, changed, program) -> Divergence | None:
-    base, variant = games
+def _in_step(sides: list[_Played], seed: int, changed: dict, program) -> Divergence | None:
+    base, variant = (side.game for side in sides)
     before = [dict(base.hits), dict(variant.hits)]
-    differs = _differences(base, variant)
+    differs, touched = _differences(base, variant)
     moves = 0
     while not differs:
-        ended = [False, False]
-        for i in (0, 1):
-            try:
-                next(steps[i])
-            except StopIteration:
-                ended[i] = True
-            except Exception as err:   # noqa: BLE001
-                errors[i] = one_line(err)
-                ended[i] = True
+        going = [side.step() for side in sides]
+        errors = [side.error for side in sides]
         if errors[0] is not None or errors[1] is not None:
             if errors[0] == errors[1]:
                 return None
             differs = ["one game stopped on an error"]
             break
-        if ended[0] and ended[1]:
+        if not going[0] and not going[1]:
             return None
-        differs = _differences(base, variant)
-        if ended[0] != ended[1]:
+        differs, touched = _differences(base, variant)
+        if going[0] != going[1]:
             differs = differs or ["one game ended"]
-        if not differs and _last_move(base) != _last_move(variant):
+        if not differs and sides[0].named != sides[1].named:
             differs = ["the move played"]
         if not differs:
             moves = base.move_count
             before = [dict(base.hits), dict(variant.hits)]
-    ran = _ran(variant.hits or {}, before[1]) | _ran(base.hits or {}, before[0])
+    ran = _ran(variant.hits or {}, before[1]) | _ran(base.hits or {}, before[0]) | touched
     ran.add("flow")   # the flow runs on after every move (and first after the setup)
     if moves == 0 and base.move_count == 0:
         ran.add("setup")
     named = sorted(changed[k] for k in ran if k in changed)
     if not named:   # nothing changed ran: what ran reads something changed (a constant, a def)
         named = sorted(changed[k] for k in _reads(program, ran) if k in changed)
-    return Divergence(seed=seed, move=moves, base_move=_last_move(base) if base.move_count > moves else None,
-                      variant_move=_last_move(variant) if variant.move_count > moves else None,
-                      differs=differs, rules=named)
+    played = [side.named if side.game.move_count > moves else None for side in sides]
+    return Divergence(seed=seed, move=moves, base_move=played[0], variant_move=played[1], differs=differs,
+                      rules=named)
 
 
 # ── the summary ───────────────────────────────────────────────────────────────────────────

@@ -67,7 +67,7 @@ def test_a_constant_changed_shows_where_the_games_part_and_what_it_does(dash):
     assert out["diverged"] == 50 and out["failed"] == []
     first = out["first_divergence"]
     assert (first["seed"], first["move"], first["base_move"], first["variant_move"], first["differs"]) == \
-        (0, 8, "P0 run_ahead(n=2)", "P0 run_ahead(n=2)", ["whether the game is over"])   # the 9th move
+        (0, 8, "P0: run ahead 2", "P0: run ahead 2", ["whether the game is over"])   # the 9th move
     # Nothing the variant changed runs in that step; the flow, which did, reads the constant.
     assert first["rules"] == [f"const goal replaced ({dash / 'long.rules'}:2:1)"]
     assert len(out["scores"][0]) == len(out["scores"][1]) == 100    # two seats, fifty games each
@@ -80,6 +80,14 @@ def test_a_replaced_action_differs_at_the_setup_by_the_moves_it_offers(dash):
     assert (first["seed"], first["move"], first["base_move"], first["variant_move"], first["differs"]) == \
         (0, 0, None, None, ["moves offered to P0"])
     assert first["rules"] == [f"action run_ahead replaced ({dash / 'leap.rules'}:2:1)"]
+
+
+def test_what_only_the_variant_declares_is_no_difference_until_play_reads_it(dash):
+    (dash / "quiet.rules").write_text('variant quiet of "dash.rules"\nvar spare: int = 0\n'
+                                      'var extra per player: int = 0\n')
+    out = one_json_object(run("compare", dash / "dash.rules", dash / "quiet.rules", "-p", "2", "-g", "10",
+                              "-j", "1", "--json").stdout)
+    assert out["diverged"] == 0 and out["first_divergence"] is None
 
 
 def test_a_ruleset_against_itself_never_differs(dash):
@@ -101,8 +109,8 @@ def test_the_table_names_the_rulesets_the_measures_and_the_first_difference(dash
     assert re.search(r"│ winning score\s+│ +6\.18 \(6\.07–6\.29\) │ +10\.2 \(10\.1–10\.3\) │ +\+4\.02 \(\+3\.87 to \+4\.17\) │",
                      text)
     assert "seeds whose games differ: 50 of 50" in text
-    assert ("first difference: seed 0, at move 9 (P0 run_ahead(n=2) in both); what differs: whether the game "
-            "is over") in text
+    assert ("first difference: seed 0, at move 9 (P0: run ahead 2, in both games); what differs: whether the "
+            "game is over") in text
     assert f"because of: const goal replaced ({dash / 'long.rules'}:2:1)" in text
 
 
@@ -118,8 +126,8 @@ def test_permanent_nobles_against_kings_road():
     assert [round(measures["nobles_on_board"].base.mean, 3), round(measures["nobles_on_board"].variant.mean, 3)] \
         == [6.833, 8.333]
     first = result.first_divergence
-    assert (first.seed, first.move, first.base_move) == (0, 125, "P3 pick(card=dragons_lair)")
-    assert first.differs == ["scores", "region(temple_ruins)", "supply(1)", "piece fields"]
+    assert (first.seed, first.move, first.base_move) == (0, 125, "P3: pick Dragon's Lair")   # the action's label
+    assert first.differs == ["scores", "region(temple_ruins)", "supply(1)", "pieces"]
     assert first.rules == ["rule crown_noble replaced (rulesets/variants/permanent_nobles.rules:6:1)"]
 
 

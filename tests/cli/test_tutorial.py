@@ -5,9 +5,12 @@ A block holds `$ regnum …` lines, each followed by the output the page shows f
 commands run in the checkout's folder, as the page says, with the reader's `my_nobles.rules`
 there as the tutorial first writes it (removed afterwards). Only rates measured on the
 machine (`71 steps/s`, `games per second: 177.0`) are compared as numbers of any value, and trailing spaces not at all.
+After a deliberate change, `python tests/cli/test_tutorial.py --update` writes the outputs
+into the page again (review the diff).
 """
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -65,3 +68,32 @@ def test_a_command_of_the_tutorial_prints_what_the_page_shows(line, command, exp
 
 def shown(text: str) -> str:
     return "\n".join(RATE.sub("N/s", row).rstrip() for row in text.strip("\n").splitlines())
+
+
+def update() -> None:
+    """Write each command's real output into the page (after a deliberate change; review the
+    diff): `python tests/cli/test_tutorial.py --update`."""
+    text = TUTORIAL.read_text()
+
+    def rerun(block: re.Match) -> str:
+        rows = []
+        for row in block.group(1).splitlines():
+            if row.startswith("$ "):
+                mine = ROOT / "my_nobles.rules"
+                mine.write_text("variant my_nobles of kings_road\n")
+                try:
+                    result = run(*shlex.split(row[2:])[1:], code=None)
+                finally:
+                    mine.unlink()
+                rows += [row] + [r.rstrip() for r in (result.stdout + result.stderr).strip("\n").splitlines()]
+        return "```console\n" + "\n".join(rows) + "\n```"
+    TUTORIAL.write_text(FENCE.sub(rerun, text))
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] != ["--update"]:
+        raise SystemExit("usage: python tests/cli/test_tutorial.py --update")
+    os.chdir(ROOT)
+    os.environ["COLUMNS"] = "100"
+    update()

@@ -57,7 +57,7 @@ def _table(result) -> None:
                 else f"at move {first.move + 1}")
         text = f"first difference: seed {first.seed}, {step}"
         if first.base_move == first.variant_move and first.base_move is not None:
-            text += f" ({first.base_move} in both)"
+            text += f" ({first.base_move}, in both games)"
         elif first.base_move is not None or first.variant_move is not None:
             text += f" ({result.base}: {first.base_move or 'no move'}; {result.variant}: {first.variant_move or 'no move'})"
         text += f"; what differs: {', '.join(first.differs)}"
