@@ -555,6 +555,7 @@ class ActionDecl:
     prefers: tuple
     body: tuple
     label: Optional["Template"] = None  # how a move of this action reads (`label "build at {h}"`)
+    offered_with: Optional[tuple] = None  # (name, span): every ask offering that action offers this one
     kind = "action"
 
 

@@ -176,17 +176,25 @@ class _Builder:
 
     def action_decl(self, meta, c):
         name, params, *rest = c
-        clauses = ("require", "prefer", "label")
+        clauses = ("require", "prefer", "label", "offered")
         requires = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "require")
         prefers = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "prefer")
         labels = [x[1] for x in rest if isinstance(x, tuple) and x and x[0] == "label"]
         for extra in labels[1:]:
             self.errors.append(Diagnostic("E006", "error", f"action '{name}' has two labels", extra.span,
                                           "an action has one label"))
+        offered = [x[1] for x in rest if isinstance(x, tuple) and x and x[0] == "offered"]
+        for extra in offered[1:]:
+            self.errors.append(Diagnostic("E006", "error", f"action '{name}' is offered with two actions",
+                                          extra[1], "an action is offered with one other; the asks of that "
+                                          "one offer it"))
         body = tuple(x for x in rest if not (isinstance(x, tuple) and x and x[0] in clauses))
         return ast.ActionDecl(self.sp(meta), str(name), params or (),
                               tuple(x[1] for x in requires), tuple(x[1] for x in prefers), body,
-                              labels[0] if labels else None)
+                              labels[0] if labels else None, offered[0] if offered else None)
+
+    def offered_clause(self, meta, c):
+        return ("offered", (str(c[0]), self.tk(c[0])))
 
     def label_clause(self, meta, c):
         return ("label", self._template(c[0]))

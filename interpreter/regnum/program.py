@@ -79,6 +79,31 @@ class Program:
     def all_names(self) -> set[str]:
         return set(self.decls) | set(self.enum_members) | set(self.board_nodes)
 
+    def offered(self, written: tuple) -> tuple:
+        """The actions an `ask … to A or B` offers: those it names but the ones a variant
+        removed, each followed by the actions declared `offered with` it (in the order they
+        are declared, and those offered with them in turn). A variant so adds an action to
+        the base's asks, or takes one away, without writing the flow again."""
+        removed = {name for kind, name in self.removed if kind == "action"}
+        beside: dict = {}
+        for decl in self.of_kind("action"):
+            if decl.offered_with is not None:
+                beside.setdefault(decl.offered_with[0], []).append(decl.name)
+        out: list = []
+        seen: set = set()
+
+        def offer(name: str) -> None:
+            if name in seen:
+                return
+            seen.add(name)
+            if name not in removed:
+                out.append(name)
+            for other in beside.get(name, ()):
+                offer(other)
+        for name in written:
+            offer(name)
+        return tuple(out)
+
 
 def _error(code: str, message: str, span, hint: str | None = None) -> Diagnostic:
     return Diagnostic(code, "error", message, span, hint)

@@ -16,6 +16,7 @@ from ..program import Program
 from . import types as T
 from .exprs import ExprChecker, Scope
 from .fixpoint import fixpoint
+from .symbols import KIND_WORDS
 from .report import Facts, Report
 from .stmts import StmtChecker
 from .symbols import KIND_WORDS, Symbols, token_span
@@ -190,6 +191,15 @@ class _Walker:
             for part in d.label.parts:
                 if not isinstance(part, str):
                     self.x.infer(part, scope)
+        if d.offered_with is not None:
+            name, span = d.offered_with
+            other = self.p.get(name)
+            if other is None:
+                self.r.error("E110", f"unknown action '{name}'", span,
+                             did_you_mean(name, [a.name for a in self.p.of_kind("action")]))
+            elif other.kind != "action":
+                self.r.error("E205", f"'{name}' is {KIND_WORDS.get(other.kind, other.kind)}, not an action", span,
+                             f"'offered with' names the action whose asks offer '{d.name}' too")
         self.st.body(d.body, scope.child(), "action")
 
     def _trigger(self, d):

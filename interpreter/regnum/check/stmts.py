@@ -257,8 +257,22 @@ class StmtChecker:
         if self.context == "action":
             self.r.error("E304", "an action cannot ask for another decision", s.span,
                          "put the follow-up choice in a rule and 'run' it from the action, or ask from the flow")
-        self.r.ask(s.span, self.in_simultaneous, tuple(n for n, _ in s.actions))
+        program = self.s.p
+        written = tuple(n for n, _ in s.actions)
+        offered = program.offered(written)
+        self.r.ask(s.span, self.in_simultaneous, offered)
+        for name in offered:
+            if name not in written:   # an action `offered with` one the ask names
+                self.r.ref(name)
+        if not offered and written:
+            removal = program.removed[("action", written[0])]
+            self.r.error("E508", f"the variant removes every action the ask at {s.span} offers: "
+                         f"{', '.join(written)}", token_span(removal.span, written[0], before="action"),
+                         "offer another action there: write the ask again, or declare one "
+                         f"'offered with' an action the ask still offers")
         for name, span in s.actions:
+            if ("action", name) in program.removed and self.s.decl(name) is None:
+                continue   # a variant took it away: the ask offers the others
             decl = self.s.decl(name)
             if decl is not None and decl.kind == "action":
                 self.r.ref(name)

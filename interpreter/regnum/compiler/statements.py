@@ -173,7 +173,7 @@ class StmtCompiler:
 
     def _AskStmt(self, code, s, scope):
         player = self.x.expr(s.player, scope)
-        names = tuple(n for n, _ in s.actions)
+        names = self.x.program.offered(tuple(n for n, _ in s.actions))
 
         def ask(c, f):
             seat = player(c, f[2])
