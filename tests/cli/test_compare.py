@@ -167,3 +167,25 @@ def test_a_statistic_is_a_number_read_from_the_final_state(dash):
     game = play_random_game(regnum.load(str(dash / "less.rules")), 2, 0)
     assert game.statistics() == {"rounds": 9}   # the replaced statistic: nine moves
     json.dumps(game.statistics())
+
+
+def test_a_game_that_fails_is_listed_left_out_of_the_measures_and_exits_1(dash):
+    (dash / "boom.rules").write_text('variant boom of "dash.rules"\naction run_ahead(n in [1, 2]):\n'
+                                     "    add 6 // (2 - n) to score(player)\n")
+    result = run("compare", dash / "dash.rules", dash / "boom.rules", "-p", "2", "-g", "6", "-j", "1", "--json",
+                 code=1)
+    out = one_json_object(result.stdout)
+    # A first step of 2 divides by zero; a first step of 1 scores 6 and ends the game.
+    assert [(f["seed"], f["ruleset"]) for f in out["failed"]] == [(2, "boom"), (4, "boom")]
+    assert all("division by zero" in f["error"] for f in out["failed"])
+    wins = rows(out)["P0 wins"]
+    assert (wins["base"]["n"], wins["variant"]["n"], wins["difference"]["n"]) == (6, 4, 4)
+    first = out["first_divergence"]
+    assert (first["seed"], first["move"], first["differs"]) == (0, 0, ["whether the game is over", "scores"])
+    assert first["rules"] == [f"action run_ahead replaced ({dash / 'boom.rules'}:2:1)"]
+    from regnum.compare import changed_names, play_pair
+    base, boom = regnum.load(str(dash / "dash.rules")), regnum.load(str(dash / "boom.rules"))
+    pair = play_pair(base, boom, 2, 2, 1000, {}, changed_names(base, boom))
+    assert (pair.divergence.move, pair.divergence.differs) == (0, ["one game stopped on an error"])
+    assert (pair.sides[0]["error"], pair.sides[0]["over"]) == (None, True)
+    assert "division by zero" in pair.sides[1]["error"]
