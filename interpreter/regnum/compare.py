@@ -58,7 +58,7 @@ class Divergence(BaseModel):
     move: int                        # moves played before the step that differs (0: the setup)
     base_move: str | None            # the move each game played in that step (None: the setup)
     variant_move: str | None
-    differs: list[str]               # what differs: "scores", "zone hand#1", "moves offered to P2", …
+    differs: list[str]               # what differs: "scores", "hand(1)", "moves offered to P2", …
     rules: list[str]                 # the changed declarations behind it, "kind name (file:line:col)"
 
 
