@@ -215,8 +215,8 @@ class _Played:
     pair is compared, each move chosen is named as players read it (its action's label) just
     before it is played, when the position it was listed in is still there to read."""
 
-    def __init__(self, rules, players: int, seed: int, max_moves: int, options: dict):
-        self.game = rules.new_game(players=players, seed=seed, narrate=False, options=options, coverage=True)
+    def __init__(self, rules, players: int, seed: int, max_moves: int, options: dict, coverage: bool):
+        self.game = rules.new_game(players=players, seed=seed, narrate=False, options=options, coverage=coverage)
         self.named: str | None = None
         self.watching = True
         picks = [self._naming(seat, choose) for seat, choose in enumerate(random_picks(seed, players))]
@@ -267,25 +267,30 @@ class _Played:
 
 
 def play_pair(base, variant, players: int, seed: int, max_moves: int, options: dict,
-              changed: dict[str, str]) -> PairResult:
-    """Seed `seed` played with both rulesets, in step until they differ."""
+              changed: dict[str, str], explain: bool = True) -> PairResult:
+    """Seed `seed` played with both rulesets, in step until they differ. With `explain`, the
+    games count coverage until then, to name the changed declarations that ran where they
+    part; without, they play faster (a listing counts nothing and may take shortcuts) and the
+    divergence names none: `compare` explains only the first, playing its seed again."""
     sides, errors = [], [None, None]
     for i, rules in enumerate((base, variant)):
         try:
-            sides.append(_Played(rules, players, seed, max_moves, options))
+            sides.append(_Played(rules, players, seed, max_moves, options, coverage=explain))
         except Exception as err:   # noqa: BLE001 — a setup that fails is this game's result
             sides.append(None)
             errors[i] = one_line(err)
     divergence = None
     if sides[0] is not None and sides[1] is not None:
-        divergence = _in_step(sides, seed, changed, variant.program)
+        divergence = _in_step(sides, seed, changed, variant.program if explain else None)
     return PairResult(seed=seed, sides=[sides[i].finish() if sides[i] is not None else _side(None, errors[i])
                                         for i in (0, 1)], divergence=divergence)
 
 
 def _in_step(sides: list[_Played], seed: int, changed: dict, program) -> Divergence | None:
+    """The first difference of the pair; its causes are sought only given the `program`."""
     base, variant = (side.game for side in sides)
-    before = [dict(base.hits), dict(variant.hits)]
+    counted = program is not None
+    before = [dict(base.hits), dict(variant.hits)] if counted else None
     differs, touched = _differences(base, variant)
     moves = 0
     while not differs:
@@ -305,7 +310,12 @@ def _in_step(sides: list[_Played], seed: int, changed: dict, program) -> Diverge
             differs = ["the move played"]
         if not differs:
             moves = base.move_count
-            before = [dict(base.hits), dict(variant.hits)]
+            if counted:
+                before = [dict(base.hits), dict(variant.hits)]
+    played = [side.named if side.game.move_count > moves else None for side in sides]
+    if not counted:
+        return Divergence(seed=seed, move=moves, base_move=played[0], variant_move=played[1], differs=differs,
+                          rules=[])
     ran = _ran(variant.hits or {}, before[1]) | _ran(base.hits or {}, before[0]) | touched
     ran.add("flow")   # the flow runs on after every move (and first after the setup)
     if moves == 0 and base.move_count == 0:
@@ -313,7 +323,6 @@ def _in_step(sides: list[_Played], seed: int, changed: dict, program) -> Diverge
     named = sorted(changed[k] for k in ran if k in changed)
     if not named:   # nothing changed ran: what ran reads something changed (a constant, a def)
         named = sorted(changed[k] for k in _reads(program, ran) if k in changed)
-    played = [side.named if side.game.move_count > moves else None for side in sides]
     return Divergence(seed=seed, move=moves, base_move=played[0], variant_move=played[1], differs=differs,
                       rules=named)
 
@@ -396,7 +405,7 @@ def _setup(base_path: str, variant_path: str, players: int, max_moves: int, opti
 
 def _work(context: dict, seed: int) -> dict:
     return play_pair(context["base"], context["variant"], context["players"], seed, context["max_moves"],
-                     context["options"], context["changed"]).model_dump()
+                     context["options"], context["changed"], explain=False).model_dump()
 
 
 def compare(base_path: str | Path, variant_path: str | Path, players: int, games: int, seed: int = 0,
@@ -427,10 +436,13 @@ def compare(base_path: str | Path, variant_path: str | Path, players: int, games
     pairs = [PairResult.model_validate(r) for r in raw]
     labels = [ruleset_label(base, files[0]), ruleset_label(variant, files[1])]
     diverged = [p.divergence for p in pairs if p.divergence is not None]
+    first = None
+    if diverged:   # its seed again, counting coverage this time: the same games, with their causes
+        first = play_pair(base, variant, players, diverged[0].seed, max_moves, options, changed).divergence
     failed = [{"seed": p.seed, "ruleset": labels[i], "error": p.sides[i]["error"]}
               for p in pairs for i in (0, 1) if p.sides[i]["error"] is not None]
     scores = [[s for p in pairs if p.sides[i]["error"] is None and p.sides[i]["over"] for s in p.sides[i]["scores"]]
               for i in (0, 1)]
     return Comparison(base=labels[0], variant=labels[1], players=players, games=games, seed=seed,
                       rows=_rows(pairs, players), diverged=len(diverged),
-                      first_divergence=diverged[0] if diverged else None, failed=failed, scores=scores)
+                      first_divergence=first, failed=failed, scores=scores)

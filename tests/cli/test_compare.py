@@ -80,6 +80,8 @@ def test_a_replaced_action_differs_at_the_setup_by_the_moves_it_offers(dash):
     assert (first["seed"], first["move"], first["base_move"], first["variant_move"], first["differs"]) == \
         (0, 0, None, None, ["moves offered to P0"])
     assert first["rules"] == [f"action run_ahead replaced ({dash / 'leap.rules'}:2:1)"]
+    text = run("compare", dash / "dash.rules", dash / "leap.rules", "-p", "2", "-g", "10", "-j", "1").stdout
+    assert "first difference: seed 0, before the first move; what differs: moves offered to P0" in text
 
 
 def test_what_only_the_variant_declares_is_no_difference_until_play_reads_it(dash):

@@ -53,7 +53,7 @@ def _table(result) -> None:
     console.print(Text(f"seeds whose games differ: {result.diverged} of {result.games}"))
     first = result.first_divergence
     if first is not None:
-        step = ("at the setup" if first.base_move is None and first.variant_move is None
+        step = ("before the first move" if first.base_move is None and first.variant_move is None
                 else f"at move {first.move + 1}")
         text = f"first difference: seed {first.seed}, {step}"
         if first.base_move == first.variant_move and first.base_move is not None:
