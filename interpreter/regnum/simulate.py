@@ -57,6 +57,7 @@ class GameResult(BaseModel):
     truncated: bool = False
     error: str | None = None
     log: str | None = None
+    statistics: dict[str, int] = {}   # the ruleset's `statistic`s, read at the end of a finished game
 
 
 class SimulationResult(BaseModel):
@@ -87,6 +88,14 @@ class SimulationResult(BaseModel):
                 stats.append((0.0, 0, 0))
         return stats
 
+    def statistic_means(self) -> dict[str, float]:
+        """The mean of each `statistic` over the games that finished, in declaration order."""
+        sums: dict[str, list] = {}
+        for game in self.games:
+            for name, value in game.statistics.items():
+                sums.setdefault(name, []).append(value)
+        return {name: sum(values) / len(values) for name, values in sums.items()}
+
     @property
     def mean_moves(self) -> float:
         return sum(g.moves for g in self.games) / len(self.games) if self.games else 0.0
@@ -114,6 +123,7 @@ def _result(game, seed: int) -> GameResult:
         winners=[] if truncated else list(game.winners),
         moves=game.move_count,
         truncated=truncated,
+        statistics={} if truncated else game.statistics(),   # a statistic that fails fails the game
     )
 
 

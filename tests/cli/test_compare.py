@@ -191,3 +191,16 @@ def test_a_game_that_fails_is_listed_left_out_of_the_measures_and_exits_1(dash):
     assert (pair.divergence.move, pair.divergence.differs) == (0, ["one game stopped on an error"])
     assert (pair.sides[0]["error"], pair.sides[0]["over"]) == (None, True)
     assert "division by zero" in pair.sides[1]["error"]
+
+
+def test_simulate_reports_the_mean_of_each_statistic_and_a_failing_one_fails_its_game(dash):
+    text = run("simulate", dash / "dash.rules", "-p", "2", "-g", "10", "-j", "1").stdout
+    out = one_json_object(run("simulate", dash / "dash.rules", "-p", "2", "-g", "10", "-j", "1", "--json").stdout)
+    assert out["games"][0]["statistics"] == {"rounds": 4, "lead": 2}
+    means = {name: sum(g["statistics"][name] for g in out["games"]) / 10 for name in ("rounds", "lead")}
+    assert f"mean rounds: {means['rounds']:.2f}" in text and f"mean lead: {means['lead']:.2f}" in text
+    (dash / "odd.rules").write_text('variant odd of "dash.rules"\nstatistic lead: 6 // (turns - turns)\n')
+    failed = one_json_object(run("simulate", dash / "odd.rules", "-p", "2", "-g", "2", "-j", "1", "--json",
+                                 "--failures-dir", dash / "failed", code=1).stdout)
+    assert [g["winners"] for g in failed["games"]] == [[], []]
+    assert all("while reading statistic 'lead'" in g["error"] for g in failed["games"])

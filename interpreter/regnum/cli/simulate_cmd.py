@@ -58,6 +58,8 @@ def _simulation_table(result: SimulationResult, seed: int, ruleset: str) -> None
     console = make_console()
     console.print(table)
     console.print(Text(f"mean moves per game: {result.mean_moves:.1f}"))
+    for name, mean in result.statistic_means().items():
+        console.print(Text(safe(f"mean {name}: {mean:.2f}")))
     console.print(Text(f"games per second: {result.games_per_second:.1f}"))
     if result.truncated:
         console.print(Text(f"cut by --max-moves (no winner): {result.truncated} games"))
@@ -117,13 +119,13 @@ def simulate_command(ruleset, players, games, seed, workers, backend, address, m
     seed order. With --backend ray the workers are Ray actors, on the cluster at --address or
     on a local Ray instance; the same seeds give the same results. Prints wins per seat
     (a shared victory counts for each winner), mean/min/max score per seat, mean moves per
-    game and games per second. A game cut by --max-moves has no winner and is flagged. A game
+    game, the mean of each `statistic` the ruleset declares and games per second. A game cut by --max-moves has no winner and is flagged. A game
     that fails (a limit hit, a fault of the rules, a seat with no legal move and, with
     --check-invariants, an invariant broken after a move) is listed with its seed and error,
     the others are played, and the exit code is 1. The log of each failed game, up to and
     including its failing move, is saved in --failures-dir as RULESET-seedSEED.json;
     `regnum replay` of it reproduces the failure. With --json prints {"ruleset", "players",
-    "games": [{"seed", "scores", "winners", "moves", "truncated", "error", "log"}],
+    "games": [{"seed", "scores", "winners", "moves", "truncated", "error", "log", "statistics"}],
     "games_per_second"} and nothing else on stdout.
 
     \b
