@@ -82,6 +82,7 @@ class Comparison(BaseModel):
     diverged: int                    # seeds whose two games differ somewhere
     first_divergence: Divergence | None
     failed: list[dict]               # {"seed", "ruleset", "error"} of games that stopped on an error
+    truncated: list[int] = [0, 0]    # [base, variant]: games cut by the move bound, left out too
     scores: list[list[int]]          # [base, variant]: every final score of every seat, for charts
 
 
@@ -445,4 +446,6 @@ def compare(base_path: str | Path, variant_path: str | Path, players: int, games
               for i in (0, 1)]
     return Comparison(base=labels[0], variant=labels[1], players=players, games=games, seed=seed,
                       rows=_rows(pairs, players), diverged=len(diverged),
-                      first_divergence=first, failed=failed, scores=scores)
+                      first_divergence=first, failed=failed, scores=scores,
+                      truncated=[sum(1 for p in pairs if p.sides[i]["error"] is None and not p.sides[i]["over"])
+                                 for i in (0, 1)])

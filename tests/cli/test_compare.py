@@ -204,3 +204,14 @@ def test_simulate_reports_the_mean_of_each_statistic_and_a_failing_one_fails_its
                                  "--failures-dir", dash / "failed", code=1).stdout)
     assert [g["winners"] for g in failed["games"]] == [[], []]
     assert all("while reading statistic 'lead'" in g["error"] for g in failed["games"])
+
+
+def test_games_cut_by_the_move_bound_are_counted_and_left_out(dash):
+    out = one_json_object(run("compare", dash / "dash.rules", dash / "long.rules", "-p", "2", "-g", "10", "-j", "1",
+                              "--max-moves", "8", "--json").stdout)
+    # dash ends within 8 moves in 8 of these seeds, long_dash never does
+    assert out["truncated"] == [2, 10] and out["failed"] == []
+    assert rows(out)["P0 wins"]["base"]["n"] == 8 and rows(out)["P0 wins"]["variant"] is None
+    text = run("compare", dash / "dash.rules", dash / "long.rules", "-p", "2", "-g", "10", "-j", "1",
+               "--max-moves", "8").stdout
+    assert "cut by --max-moves and left out: 2 games of dash, 10 of long_dash" in text

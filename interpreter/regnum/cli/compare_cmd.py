@@ -64,6 +64,9 @@ def _table(result) -> None:
         console.print(Text(safe(text)), soft_wrap=True)
         if first.rules:
             console.print(Text(safe("  because of: " + "; ".join(first.rules))), soft_wrap=True)
+    if any(result.truncated):
+        console.print(Text(safe(f"cut by --max-moves and left out: {result.truncated[0]} games of {result.base}, "
+                                f"{result.truncated[1]} of {result.variant}")))
     for failure in result.failed[:10]:
         console.print(Text(safe(f"failed: {failure['ruleset']} seed {failure['seed']}: {failure['error']}")),
                       soft_wrap=True)
