@@ -240,3 +240,33 @@ def test_a_long_cell_text_is_answered_and_never_kept(game):
     made = game.model.zones["spot"].keys.made
     assert made[far] == "spot#" + far and far not in made
     assert coordinates("(" + "1" * 40 + ",0)") == (int("1" * 40), 0) and "(" + "1" * 40 + ",0)" in PARSED
+
+
+SIDES = """
+def sides(x) = [step(floor, x, d) for d in ["north", "east", "south", "west"]]
+def sides_walked(x) = [step(floor, x, d) for d in ["north", "east", "south", "west"] where true]
+"""
+
+
+def test_steps_in_listed_directions_are_read_at_once_and_are_the_steps_one_by_one(tmp_path, monkeypatch):
+    """`[step(B, x, d) for d in ["north", …]]` is one call of opengrid.step_each (the cells
+    around x read once); the same cells, steps and refusals as a step per direction."""
+    calls = []
+    real = opengrid.step_each
+    monkeypatch.setattr(opengrid, "step_each", lambda *args: calls.append(args[2:]) or real(*args))
+    game = load(tmp_path, more_rules=SIDES).new_game(2, seed=1)
+    for _ in range(2):   # computed, then remembered
+        assert game.evaluate("sides(cell(floor, 2, -1))") == game.evaluate("sides_walked(cell(floor, 2, -1))") \
+            == ["(1,-1)", "(2,0)", "(3,-1)", "(2,-2)"]
+    assert calls == [("(2,-1)", ("north", "east", "south", "west"))] * 2   # sides_walked is no such call
+    board, ctx = game.model.boards["floor"], game._ctx(game.state)
+    ctx.steps = 0
+    assert real(board, ctx, "(0,0)", ("north", "south_east")) == ["(-1,0)", "(1,1)"] and ctx.steps == 2
+    with pytest.raises(Exception) as one:
+        opengrid.step_one(board, ctx, "(0,0)", "up")
+    with pytest.raises(type(one.value), match=re.escape(str(one.value))):
+        real(board, ctx, "(0,0)", ("north", "up"))
+    narrow = load(tmp_path, more_rules=SIDES, limits=regnum.Limits(grid_reach=3)).new_game(2, seed=1)
+    for expression in ("sides(cell(floor, 3, 3))", "sides_walked(cell(floor, 3, 3))"):
+        with pytest.raises(LimitExceeded, match=r"cell \(3,4\) of open grid 'floor' lies beyond its reach of ±3"):
+            narrow.evaluate(expression)

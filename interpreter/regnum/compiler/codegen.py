@@ -483,8 +483,31 @@ class CodeGen:
         return var, " ".join(clauses), element
 
     def _ListComp(self, node, scope, binds):
+        stepped = self._steps_each(node, scope, binds)
+        if stepped is not None:
+            return stepped
         _, gen, element = self._generator(node, scope, binds)
         return f"[{element} {gen}]"
+
+    def _steps_each(self, node, scope, binds) -> str | None:
+        """`[step(B, x, d) for d in ["north", …]]` on an open grid, x a plain name: one call
+        reading the cells around x once (opengrid.step_each) rather than a step per direction,
+        with the same steps charged, the same cells and the same failures."""
+        element, source = node.element, node.source
+        if node.cond is not None or node.more or not isinstance(source, ast.ListLit) or not source.items \
+                or not all(isinstance(item, ast.StrLit) for item in source.items):
+            return None
+        if not (isinstance(element, ast.Call) and element.func == "step" and len(element.args) == 3
+                and isinstance(element.args[0], ast.Name) and isinstance(element.args[2], ast.Name)
+                and element.args[2].name == node.var and isinstance(element.args[1], ast.Name)
+                and element.args[1].name != node.var and self._builtin("step", scope, binds)):
+            return None
+        record = self.x.boards.get(element.args[0].name)
+        cell = self.src(element.args[1], scope, binds)
+        if record is None or not record.is_open or not _PLAIN.fullmatch(cell):
+            return None
+        directions = self.bind(tuple(item.value for item in source.items), "dirs")
+        return f"{self.bind(opengrid.step_each, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
 
     def _Aggregate(self, node, scope, binds):
         var, gen, element = self._generator(node, scope, binds)
