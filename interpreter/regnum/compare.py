@@ -213,39 +213,45 @@ def _side(game, error: str | None) -> dict:
 
 class _Played:
     """One game of a pair, its seats choosing with play_random_game's generators. While the
-    pair is compared, each move chosen is named as players read it (its action's label) just
-    before it is played, when the position it was listed in is still there to read."""
+    pair is compared, the move each seat chooses is kept (seat, action, arguments, values)
+    as it is chosen; only the last one, where the pair parts, is named for people."""
 
     def __init__(self, rules, players: int, seed: int, max_moves: int, options: dict, coverage: bool):
         self.game = rules.new_game(players=players, seed=seed, narrate=False, options=options, coverage=coverage)
-        self.named: str | None = None
+        self.chosen: tuple | None = None   # (seat, action, args, env) of the last move chosen
         self.watching = True
-        picks = [self._naming(seat, choose) for seat, choose in enumerate(random_picks(seed, players))]
+        picks = [self._keeping(seat, choose) for seat, choose in enumerate(random_picks(seed, players))]
         self.steps = playout(self.game, picks, max_moves)
         self.error: str | None = None
 
-    def _naming(self, seat: int, choose):
+    def _keeping(self, seat: int, choose):
         def pick(n: int) -> int:
             i = choose(n)
-            if self.watching:
-                self.named = self._name(seat, i)
+            if self.watching:   # the i-th move of the seat's listing, as Game._play_nth takes it
+                for name, found in self.game._listed(seat):
+                    if i < len(found):
+                        self.chosen = (seat, name) + found[i]
+                        break
+                    i -= len(found)
             return i
         return pick
 
-    def _name(self, seat: int, i: int) -> str:
+    def played(self) -> tuple | None:
+        """(seat, action, arguments) of the last move chosen: what the other game must have chosen."""
+        return self.chosen[:3] if self.chosen is not None else None
+
+    def named(self) -> str:
+        """The last move played as players read it: its action's label, read in the position
+        before it (rebuilt from the move's journal), as it read when it was chosen."""
         from .moves import Move
         from .render import describe_move
+        seat, name, args, env = self.chosen
         game = self.game
-        for name, found in game._listed(seat):
-            if i < len(found):
-                args, env = found[i]
-                hits, game.hits = game.hits, None   # a label counts no coverage
-                try:
-                    return f"P{seat}: {describe_move(game, Move(seat, name, dict(args)), env)}"
-                finally:
-                    game.hits = hits
-            i -= len(found)
-        return f"P{seat}"
+        hits, game.hits = game.hits, None   # a label counts no coverage
+        try:
+            return f"P{seat}: {describe_move(game, Move(seat, name, dict(args)), env, game._previous())}"
+        finally:
+            game.hits = hits
 
     def step(self) -> bool:
         """One move; False once the game is over (or stopped on an error, kept in `error`)."""
@@ -307,13 +313,13 @@ def _in_step(sides: list[_Played], seed: int, changed: dict, program) -> Diverge
         differs, touched = _differences(base, variant)
         if going[0] != going[1]:
             differs = differs or ["one game ended"]
-        if not differs and sides[0].named != sides[1].named:
+        if not differs and sides[0].played() != sides[1].played():
             differs = ["the move played"]
         if not differs:
             moves = base.move_count
             if counted:
                 before = [dict(base.hits), dict(variant.hits)]
-    played = [side.named if side.game.move_count > moves else None for side in sides]
+    played = [side.named() if side.game.move_count > moves else None for side in sides]
     if not counted:
         return Divergence(seed=seed, move=moves, base_move=played[0], variant_move=played[1], differs=differs,
                           rules=[])

@@ -478,16 +478,17 @@ class _Null:
 
 # ── moves ─────────────────────────────────────────────────────────────────────
 
-def describe_move(game, move, env: dict | None = None) -> str:
+def describe_move(game, move, env: dict | None = None, state=None) -> str:
     """How a move reads to players: its action's `label` text, else `action value …`; made
-    safe for a terminal, as a label shows the ruleset's strings and the move's arguments."""
-    return safe(_move_text(game, move, env))
+    safe for a terminal, as a label shows the ruleset's strings and the move's arguments.
+    `state`: the position the label reads, when not the game's present one."""
+    return safe(_move_text(game, move, env, state))
 
 
-def _move_text(game, move, env: dict | None) -> str:
+def _move_text(game, move, env: dict | None, state=None) -> str:
     action = game.model.actions.get(move.action)
     if action is not None and action.label is not None and env is not None:
-        ctx = game._ctx(game.state)
+        ctx = game._ctx(game.state if state is None else state)
         try:
             with guarded(action.span, f"while naming a move of '{move.action}'"):
                 return "".join(p if p is not None else format_value(v(ctx, env), k, ctx)

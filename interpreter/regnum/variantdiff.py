@@ -68,7 +68,7 @@ def diff_programs(base: Program, variant: Program) -> Diff:
     group in source order: where the variant states the change, its chain's files from the
     first base to the variant itself, else (a removal no variant states) where the base has it."""
     old, new = declarations(base), declarations(variant)
-    removed_by = getattr(variant, "removed", {})
+    removed_by = variant.removed
     changes, unchanged = [], 0
     for key, decl in old.items():
         if key not in new:
@@ -84,7 +84,7 @@ def diff_programs(base: Program, variant: Program) -> Diff:
     for key, decl in new.items():
         if key not in old:
             changes.append(Change(*_named(key), "added", None, decl.span))
-    files = {f: i for i, f in enumerate(getattr(variant, "files", []) + getattr(base, "files", []))}
+    files = {f: i for i, f in enumerate(variant.files + base.files)}
     changes.sort(key=lambda change: _order(change, files))
     return Diff(tuple(changes), unchanged)
 

@@ -16,9 +16,6 @@ they report are catalogued in docs/errors.md.
 """
 from __future__ import annotations
 
-import dataclasses
-import re
-
 from ..diagnostics import Diagnostic, suggestion_budget
 from ..program import Program
 from ..source import NO_SPAN
@@ -71,24 +68,4 @@ def check_program(program: Program) -> list[Diagnostic]:
                 out.append(Diagnostic("E997", "error", f"internal error in the checker ({check.__name__}): "
                                       f"{type(err).__name__}: {err}", NO_SPAN,
                                       "please report this with the ruleset that caused it"))
-    return _removed_named(program, out) if program.removed else out
-
-
-# Errors that a name is unknown, and the name they quote first.
-_UNKNOWN = ("E101", "E103", "E106", "E109", "E110", "E111")
-_QUOTED = re.compile(r"'([^']+)'")
-
-
-def _removed_named(program: Program, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """An unknown name that a variant's `remove` took away is reported where the base uses it,
-    often in another file: the hint says which line of the variant removed it."""
-    removals = {name: decl for (_, name), decl in program.removed.items()}
-    out = []
-    for d in diagnostics:
-        found = _QUOTED.search(d.message) if d.code in _UNKNOWN else None
-        removal = removals.get(found.group(1)) if found else None
-        if removal is not None:
-            d = dataclasses.replace(d, hint=f"'{found.group(1)}' is removed by the variant at {removal.span} "
-                                            f"({removal.name}); the base still uses it here")
-        out.append(d)
     return out

@@ -196,7 +196,7 @@ class _Walker:
             other = self.p.get(name)
             if other is None:
                 self.r.error("E110", f"unknown action '{name}'", span,
-                             did_you_mean(name, [a.name for a in self.p.of_kind("action")]))
+                             self.s.unknown_hint(name, self.s.names_of_kind("action")))
             elif other.kind != "action":
                 self.r.error("E205", f"'{name}' is {KIND_WORDS.get(other.kind, other.kind)}, not an action", span,
                              f"'offered with' names the action whose asks offer '{d.name}' too")
@@ -295,7 +295,8 @@ class _Walker:
             self.r.error("E205", f"'into' names a per-player variable, but '{d.into}' is "
                          f"{KIND_WORDS.get(decl.kind, decl.kind)}", span, did_you_mean(d.into, candidates))
         else:
-            self.r.error("E101", f"unknown per-player variable '{d.into}'", span, did_you_mean(d.into, candidates))
+            self.r.error("E101", f"unknown per-player variable '{d.into}'", span,
+                         self.s.unknown_hint(d.into, candidates))
 
     def _chain(self, chain, scope: Scope, seen: set) -> None:
         """Tie-break keys are checked in the scope of the scoring that uses them."""

@@ -112,7 +112,7 @@ class CallChecker:
                          f"write {name}(EXPR for x in LIST)")
         else:
             self.r.error("E103", f"unknown function '{name}'", node.func_span,
-                         did_you_mean(name, self.s.callable_names()))
+                         self.s.unknown_hint(name, self.s.callable_names()))
 
     # ── declared things that take arguments ──
     def _call_zone(self, node, decl, args) -> T.Ty:
@@ -157,7 +157,7 @@ class CallChecker:
                 continue
             if isinstance(arg, ast.Name) and decl is None:
                 self.r.error("E110", f"unknown action '{arg.name}'", arg.span,
-                             did_you_mean(arg.name, self.s.names_of_kind("action")))
+                             self.s.unknown_hint(arg.name, self.s.names_of_kind("action")))
             else:
                 what = KIND_WORDS.get(decl.kind, decl.kind) if decl is not None else "an expression"
                 self.r.error("E205", f"can() names actions after the player, but this is {what}", arg.span,

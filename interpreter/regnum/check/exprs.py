@@ -220,7 +220,7 @@ class ExprChecker(CallChecker):
     def unknown_name(self, node, scope: Scope) -> None:
         hint = None
         if not self.r.quiet and suggesting():   # a quiet walk drops its diagnostics: no hint to find
-            hint = did_you_mean(node.name, scope.all() | self.s.value_names())
+            hint = self.s.unknown_hint(node.name, scope.all() | self.s.value_names())
         self.r.error("E101", f"unknown name '{node.name}'", node.span, hint)
 
     def player_outside_action(self, span) -> None:

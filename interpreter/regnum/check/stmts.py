@@ -133,7 +133,7 @@ class StmtChecker:
         if decl is None and scope.get(name) is None:
             candidates = {n for n, d in self.s.p.decls.items() if d.kind == "var" and d.per_player} | {"score"}
             self.r.error("E101", f"unknown per-player variable '{name}'", node.func_span,
-                         did_you_mean(name, candidates))
+                         self.s.unknown_hint(name, candidates))
             return None
         if decl is not None:
             self.r.ref(name)
@@ -239,7 +239,7 @@ class StmtChecker:
                          s.type_span, did_you_mean(s.piece_type, self.s.names_of_kind("piece")))
         else:
             self.r.error("E106", f"unknown piece type '{s.piece_type}'", s.type_span,
-                         did_you_mean(s.piece_type, self.s.names_of_kind("piece")))
+                         self.s.unknown_hint(s.piece_type, self.s.names_of_kind("piece")))
         return None
 
     def _ShuffleStmt(self, s, scope):
@@ -282,14 +282,14 @@ class StmtChecker:
                              KIND_USES.get(decl.kind, "").format(name=name) or None)
             else:
                 self.r.error("E110", f"unknown action '{name}'", span,
-                             did_you_mean(name, self.s.names_of_kind("action")))
+                             self.s.unknown_hint(name, self.s.names_of_kind("action")))
 
     def _RunStmt(self, s, scope):
         args = [self.x.infer(arg, scope) for arg in s.args]
         decl = self.s.decl(s.name)
         if decl is None:
             self.r.error("E109", f"unknown rule or phase '{s.name}'", s.name_span,
-                         did_you_mean(s.name, self.s.names_of_kind("rule", "phase")))
+                         self.s.unknown_hint(s.name, self.s.names_of_kind("rule", "phase")))
             return
         self.r.ref(s.name)
         if decl.kind not in ("rule", "phase"):
@@ -306,7 +306,7 @@ class StmtChecker:
         decl = self.s.decl(s.name)
         if decl is None:
             self.r.error("E111", f"unknown scoring '{s.name}'", s.name_span,
-                         did_you_mean(s.name, self.s.names_of_kind("scoring")))
+                         self.s.unknown_hint(s.name, self.s.names_of_kind("scoring")))
             return
         self.r.ref(s.name)
         if decl.kind != "scoring":

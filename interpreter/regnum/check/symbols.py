@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .. import ast, builtins
+from ..diagnostics import did_you_mean
 from ..program import Program
 from ..source import SourceRegistry, Span
 from . import types as T
@@ -59,6 +60,16 @@ class Symbols:
         self.expects: dict[str, dict] = {}
 
     # ── lookups ──
+    def unknown_hint(self, name: str, candidates) -> str | None:
+        """The hint of an error that `name` is unknown: the line of the variant that removed it,
+        when a variant did (the error is shown where the base still uses it, often in another
+        file), else the closest of the `candidates`."""
+        for removal in self.p.removed.values():
+            if removal.target == name:
+                return f"'{name}' is removed by the variant at {removal.span} ({removal.name}); " \
+                       "the base still uses it here"
+        return did_you_mean(name, candidates)
+
     def decl(self, name: str, kind: str | None = None):
         return self.p.get(name, kind)
 
