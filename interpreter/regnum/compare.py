@@ -228,11 +228,12 @@ class _Played:
         def pick(n: int) -> int:
             i = choose(n)
             if self.watching:   # the i-th move of the seat's listing, as Game._play_nth takes it
+                k = i
                 for name, found in self.game._listed(seat):
-                    if i < len(found):
-                        self.chosen = (seat, name) + found[i]
+                    if k < len(found):
+                        self.chosen = (seat, name) + found[k]
                         break
-                    i -= len(found)
+                    k -= len(found)
             return i
         return pick
 

@@ -215,3 +215,15 @@ def test_games_cut_by_the_move_bound_are_counted_and_left_out(dash):
     text = run("compare", dash / "dash.rules", dash / "long.rules", "-p", "2", "-g", "10", "-j", "1",
                "--max-moves", "8").stdout
     assert "cut by --max-moves and left out: 2 games of dash, 10 of long_dash" in text
+
+
+def test_the_games_compared_are_the_games_simulate_plays_when_several_actions_are_offered():
+    """King's Kilt offers advance, betray and pass_turn at once: choosing among them in step,
+    compare must play exactly what play_random_game plays, seed for seed."""
+    from regnum.agents import play_random_game
+    rules = regnum.load("kings_kilt")
+    result = compare("kings_kilt", "kings_kilt", players=3, games=4, jobs=1, base=rules, variant=rules)
+    lengths = [play_random_game(rules, 3, seed, coverage=False).move_count for seed in range(4)]
+    length = {r.measure: r for r in result.rows}["length in moves"]
+    assert length.base.mean == length.variant.mean == sum(lengths) / 4
+    assert result.diverged == 0
