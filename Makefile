@@ -15,9 +15,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # The ray extra lets tests/cli/test_ray_backend.py run `simulate --backend ray` on a local Ray
-# instance (measured: ~10 s more to install, ~35 s more of tests on 2 cores).
+# instance (measured: ~10 s more to install, ~35 s more of tests on 2 cores). The compiled extra
+# (Cython) lets tests/unit/test_compiled_backend.py build the optional compiled backend and run
+# the engine's suites on it too.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e '.[test,ray]'
+	$(PIP) install --quiet -e '.[test,ray,compiled]'
 	touch $@
 
 demo: $(STAMP)

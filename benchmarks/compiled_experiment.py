@@ -1,26 +1,32 @@
-"""What a Cython build would buy today, measured, before a compiled backend is built.
+"""What a Cython build buys, measured: the compiled backend against plain CPython.
 
-Two experiments, each against plain CPython in the same conditions (CPU time, four-player
-random games of `regnum.agents.play_random_game`, the best of three batches):
+Two measurements, each against plain CPython in the same conditions (CPU time of four-player
+random games of `regnum.agents.play_random_game`, coverage off, as `regnum simulate` plays):
 
-- ``runtime``: the interpreter's hot modules (engine, codegen helpers, boards, open grid,
-  builtins, agents, rng) compiled with Cython in a copy of the checkout, untyped;
+- ``runtime``: the compiled backend itself (`regnum.compiled`: the engine's hottest modules
+  built with Cython, untyped, into the cache folder). Each round runs one subprocess per
+  backend (REGNUM_COMPILED=0, then 1; the order alternates from round to round), each playing
+  the same seeds after a warm-up game; the figures are the medians of the rounds, in four-player
+  games per CPU second, and their ratio.
 - ``listers``: the generated move listers of each ruleset written into one module, compiled
-  with Cython, and put in place of the Python ones in the loaded ruleset.
+  with Cython, and put in place of the Python ones in the loaded ruleset (not part of the
+  backend: it measured no faster).
 
-It needs Cython and a C compiler (`pip install cython setuptools`; neither is a dependency of
-regnum) and takes a few minutes, most of it compiling. Usage, from the checkout:
+It needs Cython and a C compiler (`pip install -e '.[compiled]'`) and takes a few minutes, most
+of it compiling (once: the build is kept in the cache folder). Usage, from the checkout:
 
-    .venv/bin/python benchmarks/compiled_experiment.py [runtime|listers|both] [RULESET...]
+    .venv/bin/python benchmarks/compiled_experiment.py [runtime|listers|both] [RULESET...] [--rounds N]
 
-The figures are in docs/performance.md ("What would reach the targets").
+The figures are in docs/performance.md ("The compiled backend").
 """
 from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,36 +34,30 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HOT_MODULES = ["regnum/engine/runtime.py", "regnum/engine/game.py", "regnum/engine/decisions.py",
-               "regnum/engine/state.py", "regnum/compiler/codegen.py", "regnum/opengrid.py",
-               "regnum/boards.py", "regnum/builtins.py", "regnum/agents.py", "regnum/rng.py"]
 GAMES = {"kings_road": 60, "kingdom_builder": 4, "kings_gate": 12, "kings_kilt": 60}
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 
 _TIMER = """
 import sys, time, json
-import regnum, regnum.agents as agents
-out = {}
-for name, n in json.loads(sys.argv[1]).items():
-    rules = regnum.load(name)
-    agents.play_random_game(rules, 4, 0)
-    times = []
-    for _ in range(3):
-        start = time.process_time()
-        for seed in range(n):
-            agents.play_random_game(rules, 4, seed)
-        times.append(time.process_time() - start)
-    out[name] = round(n / min(times), 1)
-print(json.dumps(out))
+import regnum, regnum.agents as agents, regnum.compiled as compiled
+name, n = sys.argv[1], int(sys.argv[2])
+rules = regnum.load(name)
+agents.play_random_game(rules, 4, 0, coverage=False)
+start = time.process_time()
+for seed in range(n):
+    agents.play_random_game(rules, 4, seed, coverage=False)
+print(json.dumps([n / (time.process_time() - start), compiled.status()["backend"]]))
 """
 
 
-def _games_per_second(pythonpath: Path, games: dict) -> dict:
-    import json
-    env = dict(os.environ, PYTHONPATH=str(pythonpath))
-    done = subprocess.run([sys.executable, "-c", _TIMER, json.dumps(games)], env=env, check=True,
+def _games_per_second(name: str, n: int, compiled: bool) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"), REGNUM_COMPILED="1" if compiled else "0")
+    done = subprocess.run([sys.executable, "-c", _TIMER, name, str(n)], env=env, check=True,
                           capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    rate, backend = json.loads(done.stdout.strip().splitlines()[-1])
+    if backend != ("compiled" if compiled else "python"):
+        raise SystemExit(f"expected the {'compiled' if compiled else 'python'} backend, ran {backend}")
+    return rate
 
 
 def _cythonize(sources: list[str], where: Path) -> None:
@@ -68,19 +68,20 @@ def _cythonize(sources: list[str], where: Path) -> None:
     subprocess.run([sys.executable, "-c", script], cwd=where, check=True, capture_output=True)
 
 
-def runtime(games: dict) -> None:
-    with tempfile.TemporaryDirectory(prefix="regnum-cython-") as folder:
-        copy = Path(folder) / "checkout"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "*.so", "build"))
-        interpreter = copy / "interpreter"
-        marker = interpreter / "regnum" / "engine" / "__init__.py"   # a package, for Cython's names
-        made_marker = not marker.exists()
-        marker.touch()
-        _cythonize(HOT_MODULES, interpreter)
-        if made_marker:
-            marker.unlink()
-        for label, path in (("python", ROOT / "interpreter"), ("cython", interpreter)):
-            print(label, _games_per_second(path, games), flush=True)
+def runtime(games: dict, rounds: int) -> None:
+    sys.path.insert(0, str(ROOT / "interpreter"))
+    from regnum import compiled
+    started = time.monotonic()
+    folder = compiled.build()
+    print(f"build: {folder} ({time.monotonic() - started:.0f} s)", flush=True)
+    for name, n in games.items():
+        rates = {False: [], True: []}
+        for i in range(rounds):
+            for flag in ((False, True) if i % 2 == 0 else (True, False)):
+                rates[flag].append(_games_per_second(name, n, flag))
+        python, fast = statistics.median(rates[False]), statistics.median(rates[True])
+        print(f"{name}: python {python:.1f}, compiled {fast:.1f} games/s, ratio {fast / python:.3f} "
+              f"(medians of {rounds} rounds of {n} games)", flush=True)
 
 
 def listers(games: dict) -> None:
@@ -118,9 +119,15 @@ def listers(games: dict) -> None:
 
 
 if __name__ == "__main__":
-    which = sys.argv[1] if len(sys.argv) > 1 else "both"
-    chosen = {n: GAMES[n] for n in sys.argv[2:]} or GAMES
+    args = sys.argv[1:]
+    rounds = 5
+    if "--rounds" in args:
+        at = args.index("--rounds")
+        rounds = int(args[at + 1])
+        del args[at:at + 2]
+    which = args[0] if args else "both"
+    chosen = {n: GAMES[n] for n in args[1:]} or GAMES
     if which in ("runtime", "both"):
-        runtime(chosen)
+        runtime(chosen, rounds)
     if which in ("listers", "both"):
         listers(chosen)

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import compiled as _compiled
+
+_compiled.activate()   # the optional compiled backend (REGNUM_COMPILED=1): before the engine is imported
+
 from .diagnostics import Diagnostic, LimitExceeded, RulesetError
 from .documents import LogError, StateError
 from .engine.game import Game, OptionError

@@ -1,4 +1,5 @@
-"""The ``regnum`` command line: check, list, play, simulate, compare, fuzz, replay, bench and diff rulesets; redact logs.
+"""The ``regnum`` command line: check, list, play, simulate, compare, fuzz, replay, bench and diff rulesets; redact logs;
+build the optional compiled backend.
 
 Exit codes: 0 ok; 1 a ruleset or game failure (an illegal move, a limit hit, a stuck game); 2 a
 usage error (click's own), or a log or saved game that cannot be loaded or whose rules are
@@ -11,13 +12,13 @@ This package's ``__init__`` holds only the click group, which gathers the comman
 modules beside it, and ``main``, the entry point of the ``regnum`` console script
 (``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
 ``play``, ``simulate_cmd`` (simulate), ``compare_cmd`` (compare), ``fuzz_cmd`` (fuzz), ``replay`` (replay,
-log), ``bench`` and ``diff_cmd`` (diff); ``errors`` and ``common`` hold what they share.
+log), ``bench``, ``diff_cmd`` (diff) and ``compiled_cmd`` (compiled); ``errors`` and ``common`` hold what they share.
 """
 from __future__ import annotations
 
 import click
 
-from . import bench, check_list, compare_cmd, diff_cmd, fuzz_cmd, play, replay, simulate_cmd
+from . import bench, check_list, compare_cmd, compiled_cmd, diff_cmd, fuzz_cmd, play, replay, simulate_cmd
 from .errors import RegnumGroup, describe_error
 
 __all__ = ["cli", "main", "describe_error"]
@@ -51,6 +52,7 @@ cli.add_command(replay.replay)
 cli.add_command(replay.log_group)
 cli.add_command(bench.bench)
 cli.add_command(diff_cmd.diff_command)
+cli.add_command(compiled_cmd.compiled_group)
 
 
 def main(argv: list[str] | None = None) -> None:

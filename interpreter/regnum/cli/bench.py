@@ -16,7 +16,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from .. import resources
+from .. import compiled, resources
 from ..resources import ruleset_label
 from ..terminal import safe
 from .common import echo, make_console, rules_path, rules_path_flag
@@ -179,14 +179,16 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
         except (api_error("RulesetError"), SimulationError) as err:
             echo(describe_error(err), err=True)
             failed = True
+    backend = compiled.status()   # which modules ran: pure Python, or a build (REGNUM_COMPILED=1)
     settings = {"rounds": rounds, "games": games, "seconds": seconds, "players": counts, "max_moves": max_moves,
                 "clock": "time.process_time", "load_runs": load_runs, "memory_games": memory_games,
-                "wall_seconds": round(time.perf_counter() - wall, 2)}
+                "wall_seconds": round(time.perf_counter() - wall, 2), "backend": backend["backend"],
+                "compiled_modules": backend["compiled_modules"]}
     if as_json:
         click.echo(json.dumps({"results": [row.model_dump() for row in rows], "load": load, "copy_us": copies,
                                "memory": memory, "machine": machine_info(), "settings": settings}))
     else:
         _bench_table(rows, load, copies, memory, rounds)
-        echo(f"{settings['wall_seconds']:.0f} s wall", err=True)
+        echo(f"{settings['wall_seconds']:.0f} s wall; backend: {backend['reason']}", err=True)
     if failed:
         raise click.exceptions.Exit(1)
