@@ -24,20 +24,12 @@ This module imports only the standard library and diskcache: `regnum/__init__.py
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import json
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
 from pathlib import Path
 
-from . import diskcache
+# Only what activate() needs when the variable is not set is imported here: every
+# `import regnum` runs it. The rest (hashing, building) is imported where it is used.
 
 ENV = "REGNUM_COMPILED"
 # The modules compiled: those a playout spends its time in, outside the generated code
@@ -75,6 +67,9 @@ def _source_path(module: str) -> Path:
 def build_key() -> str:
     """What a build is made of: the sources of the compiled modules, the Python version and
     the extensions' platform tag, and how it is built. Any change is another build."""
+    import hashlib
+    import json
+    import sysconfig
     digest = hashlib.sha256()
     for part in (FORMAT, sys.version, sysconfig.get_config_var("EXT_SUFFIX") or "", json.dumps(DIRECTIVES)):
         digest.update(part.encode("utf-8") + b"\0")
@@ -85,6 +80,7 @@ def build_key() -> str:
 
 def build_dir(key: str | None = None) -> Path | None:
     """Where the build of `key` (default: of these sources) lives, or None without a safe cache."""
+    from . import diskcache
     folder = diskcache.cache_dir()
     if folder is None:
         return None
@@ -92,12 +88,14 @@ def build_dir(key: str | None = None) -> Path | None:
 
 
 def _extension(folder: Path, module: str) -> Path:
+    import sysconfig
     return folder.joinpath(*module.split(".")).with_name(
         module.rpartition(".")[2] + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
 
 
 def built(key: str | None = None) -> Path | None:
     """The folder of a complete build of these sources, safe to load, or None."""
+    from . import diskcache
     folder = build_dir(key)
     if folder is None:
         return None
@@ -114,8 +112,9 @@ def built(key: str | None = None) -> Path | None:
     return folder
 
 
-class _BuildFinder(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules of one build before the package's own .py files."""
+class _BuildFinder:
+    """Finds the compiled modules of one build before the package's own .py files (a
+    sys.meta_path finder)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -123,6 +122,8 @@ class _BuildFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname not in MODULES:
             return None
+        import importlib.machinery
+        import importlib.util
         location = str(_extension(self.folder, fullname))
         loader = importlib.machinery.ExtensionFileLoader(fullname, location)
         return importlib.util.spec_from_file_location(fullname, location, loader=loader)
@@ -173,6 +174,8 @@ def status() -> dict:
 
 def _compiler() -> str | None:
     """The C compiler setuptools would call ($CC, else the one Python was built with), if found."""
+    import shutil
+    import sysconfig
     command = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     program = command.split()[0] if command.split() else ""
     return shutil.which(program) if program else None
@@ -181,6 +184,11 @@ def _compiler() -> str | None:
 def build(jobs: int = 2, timeout: float = BUILD_SECONDS) -> Path:
     """Compile the modules into the cache, or raise BuildError saying why not. A build of
     these sources already there is returned as it is."""
+    import importlib.util
+    import json
+    import shutil
+    import subprocess
+    import tempfile
     key = build_key()
     done = built(key)
     if done is not None:
@@ -246,6 +254,8 @@ def build(jobs: int = 2, timeout: float = BUILD_SECONDS) -> Path:
 
 def clean() -> int:
     """Delete every build in the cache folder (of any version); how many there were."""
+    import shutil
+    from . import diskcache
     folder = diskcache.cache_dir()
     if folder is None:
         return 0
