@@ -222,6 +222,26 @@ def state_reads(body: str, indent: str = "    ") -> list[str]:
     return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items()
             if re.search(rf"\b{local}\b", body)]
 
+# A table read through the state's locals: a variable per index, or the start of a variable
+# per cell of an open grid (a name is an identifier: no quote inside).
+_TABLE_READ = re.compile(r"_s_tables\['(\w+)'\]|_s_grids\['(\w+)'\]\['start'\]\['(\w+)'\]")
+
+
+def table_reads(body: str, indent: str = "    ") -> tuple[list[str], str]:
+    """(lines setting one local per table `body` reads, body reading those locals): a listing
+    changes no table and every table of the model is in the state, so each is looked up once
+    per listing instead of once per cell judged."""
+    names: dict[str, str] = {}
+
+    def local(match) -> str:
+        text = match.group(0)
+        if text not in names:
+            names[text] = f"_t{len(names)}"
+        return names[text]
+    body = _TABLE_READ.sub(local, body)
+    return [f"{indent}{name} = {text}" for text, name in names.items()], body
+
+
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 
@@ -357,7 +377,11 @@ class CodeGen:
         """The source of a value that is only gone through, never kept or changed (the source
         of a comprehension): a board's own tuple of neighbours instead of the list copied
         from it that a value must be (a value may be changed or kept); a line of a fixed
-        board read from the board's remembered tuple when it was met before."""
+        board read from the board's remembered tuple when it was met before; on an open
+        grid, see _open_seen."""
+        open_seen = self._open_seen(node, scope, binds)
+        if open_seen is not None:
+            return open_seen
         if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line") \
                 and self._builtin(node.func, scope, binds) and self.x.program.get(node.func) is None \
                 and self.x.zones.get(node.func) is None and node.args:
@@ -376,6 +400,40 @@ class CodeGen:
                     return (f"({lines}.get(({cell}, {direction}, {node.args[3].value})) "
                             f"or {self.src(node, scope, binds)})")
         return self.src(node, scope, binds)
+
+    def _open_seen(self, node, scope: dict, binds: dict) -> str | None:
+        """The source of a value only gone through, read on an open grid as a tuple it
+        remembers (opengrid.py): `[step(B, x, d) for d in ["north", …]]` (steps_seen) and
+        `around(B, [x])` (around_one), or a call of a def written as its body that is one of
+        them (`sides(c)`); the same cells, steps and failures as the list. None otherwise."""
+        if id(node) in self._hoisted:
+            return None
+        if isinstance(node, ast.ListComp):
+            return self._steps_each(node, scope, binds, seen=True)
+        if not isinstance(node, ast.Call):
+            return None
+        if node.func == "around" and self._builtin("around", scope, binds) and len(node.args) == 2 \
+                and isinstance(node.args[0], ast.Name) and isinstance(node.args[1], ast.ListLit) \
+                and len(node.args[1].items) == 1:
+            record = self.x.boards.get(node.args[0].name)
+            if record is None or not record.is_open:
+                return None
+            one = opengrid.around_one_8 if opengrid.diagonals(record) else opengrid.around_one_4
+            cell = self.src(node.args[1].items[0], scope, binds)
+            return f"{self.bind(one, 'og')}({self.bind(record, 'board')}, c, {cell})"
+        if node.func in scope or node.func in binds or self.x.zones.get(node.func) is not None:
+            return None
+        decl = self.x.program.get(node.func)
+        if decl is None or decl.kind != "def" or not self._inlinable(decl, node.args):
+            return None
+        kinds = self._kinds(scope, binds)
+        inner = {p: (f"({self.src(a, scope, binds)})", self.x.kind(a, kinds)) for p, a in zip(decl.params, node.args)}
+        self._inlining += 1
+        try:
+            seen = self._open_seen(decl.body, {}, inner)
+        finally:
+            self._inlining -= 1
+        return None if seen is None else f"({seen})"
 
     def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
         """The calls of defs in `node` whose value cannot change while `varying` names change:
@@ -489,10 +547,11 @@ class CodeGen:
         _, gen, element = self._generator(node, scope, binds)
         return f"[{element} {gen}]"
 
-    def _steps_each(self, node, scope, binds) -> str | None:
+    def _steps_each(self, node, scope, binds, seen: bool = False) -> str | None:
         """`[step(B, x, d) for d in ["north", …]]` on an open grid, x a plain name: one call
         reading the cells around x once (opengrid.step_each) rather than a step per direction,
-        with the same steps charged, the same cells and the same failures."""
+        with the same steps charged, the same cells and the same failures; `seen`: only gone
+        through, the tuple opengrid.steps_seen remembers."""
         element, source = node.element, node.source
         if node.cond is not None or node.more or not isinstance(source, ast.ListLit) or not source.items \
                 or not all(isinstance(item, ast.StrLit) for item in source.items):
@@ -507,7 +566,8 @@ class CodeGen:
         if record is None or not record.is_open or not _PLAIN.fullmatch(cell):
             return None
         directions = self.bind(tuple(item.value for item in source.items), "dirs")
-        return f"{self.bind(opengrid.step_each, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
+        function = opengrid.steps_seen if seen else opengrid.step_each
+        return f"{self.bind(function, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
 
     def _Aggregate(self, node, scope, binds):
         var, gen, element = self._generator(node, scope, binds)

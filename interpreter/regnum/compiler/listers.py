@@ -74,7 +74,7 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .. import ast
-from .codegen import _size, state_reads
+from .codegen import _size, state_reads, table_reads
 from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
@@ -183,7 +183,8 @@ class _Writer:
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         if self.walked_again:   # the steps before the listing, for the walk that makes it again
             self.lines.insert(0, "    s0 = c.steps")
-        body = "\n".join(self.lines) + "\n"
+        tables, body = table_reads("\n".join(self.lines) + "\n")
+        body = "".join(f"{line}\n" for line in tables) + body
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
         fn = g.ns[fname]
