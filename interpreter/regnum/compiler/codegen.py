@@ -264,6 +264,10 @@ class CodeGen:
         # The names of the memos of partial searches (conditions._kept_search) the function
         # being written declares, or None when it keeps none (only a prefer does).
         self._partial: list[str] | None = None
+        # The names of the memos of searches kept per item (conditions._kept_inner) the move
+        # lister being written declares, or None outside a lister; the inner searches made.
+        self._inner_memos: list[str] | None = None
+        self._inner_nodes: dict = {}
         # Sources of zones an enclosing `if count(Z) == 0 then … else …` knows are not empty
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[str] = []
