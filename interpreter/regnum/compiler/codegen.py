@@ -293,6 +293,31 @@ class CodeGen:
             raise CompileError("this expression is nested too deeply to compile; split it with "
                                "let or def", node.span, "E005") from None
 
+    def domain_function(self, node, scope: dict):
+        """`f(c, e)` computing an action parameter's domain, reading the state's parts (and
+        each table) through locals set once: a domain is computed while moves are listed or
+        judged, which changes nothing, and a comprehension over cells reads them per cell."""
+        self.state_locals = True
+        try:
+            body = self.src(node, scope, {})
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
+        finally:
+            self.state_locals = False
+        tables, body = table_reads(f"    return {body}\n")
+        body = "".join(f"{line}\n" for line in tables) + body
+        fname = f"_dom{next(self._ids)}"
+        source = f"def {fname}(c, e):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
+        try:
+            exec(self.compiled(source, "<regnum domain>"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
+        return self.ns[fname]
+
     def filter_function(self, param: str, clauses: list, scope: dict):
         """One function that keeps the choices of `param` passing every clause, in order,
         counting in `hits` (when given) the clause that excludes each other choice:
