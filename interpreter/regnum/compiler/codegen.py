@@ -779,6 +779,7 @@ class CodeGen:
     def _Binary(self, node, scope, binds):
         zone = self._counted_zone(node, scope, binds)
         if zone is not None:   # `count(place(c)) == 0`: whether the zone is empty, without len()
+            zone = self._open_zone_tested(node.left.args[0], zone)
             return f"(not {zone})" if node.op == "==" else f"(not not {zone})"
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
         if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
@@ -797,6 +798,15 @@ class CodeGen:
             return f"(not _in(c, {a}, {b}))"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _open_zone_tested(self, zone, source: str) -> str:
+        """The source of an open grid's zone whose emptiness only is tested: a cell not in use
+        reads an empty tuple, not a new empty list (`free(c)`, judged for every cell near
+        a candidate)."""
+        if isinstance(zone, ast.Call) and id(zone) not in self._hoisted and source.endswith(", [])") \
+                and self.x.zones.get(zone.func) is not None and self.x.zones[zone.func].open:
+            return source[:-len(", [])")] + ", ())"
+        return source
 
     def _counted_zone(self, node, scope, binds) -> str | None:
         """The source of Z in `count(Z) == 0`, `!= 0` or `> 0` where Z is a zone (a list,
