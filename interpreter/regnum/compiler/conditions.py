@@ -202,8 +202,8 @@ def _kept_inner(g, node, scope, binds, depth: int, loops: int) -> list | None:
     the search over the later clauses is a value of `a` and the state alone, which a
     listing never changes. So its truth is kept per value of `a` for the whole listing,
     with the steps it charged, and met again without going through it (the same steps
-    charged again at once, the step limit checked). `touches(tile)` judged for every
-    candidate tile looks around each cell once, however many tiles it belongs to.
+    charged again at once, the step limit checked). `touches(cells)` judged for every
+    candidate pair of cells looks around each cell once, however many pairs it is in.
 
     Exact: the later part holds no kept value (computed once, its steps charged once), no
     draw, no `can` and no `previous`, in itself or in the defs it calls; a value of `a` that
