@@ -453,7 +453,8 @@ class CodeGen:
         if node.func in scope or node.func in binds or self.x.zones.get(node.func) is not None:
             return None
         decl = self.x.program.get(node.func)
-        if decl is None or decl.kind != "def" or not self._inlinable(decl, node.args):
+        if decl is None or decl.kind != "def" or not isinstance(decl.body, (ast.ListComp, ast.Call)) \
+                or not self._inlinable(decl, node.args):
             return None
         kinds = self._kinds(scope, binds)
         inner = {p: (f"({self.src(a, scope, binds)})", self.x.kind(a, kinds)) for p, a in zip(decl.params, node.args)}
