@@ -72,6 +72,12 @@ def _sorted(xs):
 
 
 def _unique(xs):
+    """The first of each value, in order; two values are the same when they show the same
+    (`1` and `true` are two). Of texts only (cells, names) or whole numbers only, that is
+    when they are equal: a dict keeps them, without a repr per item."""
+    kinds = set(map(type, xs))
+    if kinds == _TEXTS or kinds == _NUMBERS:
+        return list(dict.fromkeys(xs))
     seen, out = set(), []
     for x in xs:
         key = repr(x)
@@ -79,6 +85,9 @@ def _unique(xs):
             seen.add(key)
             out.append(x)
     return out
+
+
+_TEXTS, _NUMBERS = {str}, {int}
 
 
 def _abs(x):

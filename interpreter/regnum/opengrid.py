@@ -123,20 +123,46 @@ def step(board: Board, c, cell, direction, n: int = 1):
 
 def step_each(board: Board, c, cell, directions: tuple) -> list:
     """`[step(board, cell, d) for d in directions]`, the comprehension's steps charged first as
-    it charges them: the cells around `cell` read once for all the directions. What the fast
-    read cannot answer (a direction that is none, a cell at the reach) goes through step_one,
-    direction by direction, failing where the comprehension fails."""
+    it charges them: the cells around `cell` read once for all the directions (a list: the
+    value may be kept or changed). See steps_seen."""
+    return list(steps_seen(board, c, cell, directions))
+
+
+# The cells a step away from a cell in each of a few directions, by the directions' tuple then
+# by cell: (the cell's extent, the cells). Like _NEAR_8, emptied when full.
+_EACH: dict = {}
+_EACH_KINDS = 64   # tuples of directions remembered (a ruleset writes a few)
+
+
+def steps_seen(board: Board, c, cell, directions: tuple) -> tuple:
+    """step_each's cells as a tuple, for a comprehension that only goes through them: one
+    lookup for a cell met before (a `sides(x)` judged for every candidate of a listing). What
+    the fast read cannot answer (a direction that is none, a cell at the reach) goes through
+    step_one, direction by direction, failing where the comprehension fails."""
     steps = c.steps = c.steps + len(directions)
     if steps > c.max_steps:
         c.runaway()
     try:
+        known = _EACH[directions][cell]
+        if known[0] < c.limits.grid_reach:
+            return known[1]
+    except (KeyError, TypeError):
+        pass
+    try:
         known = _NEAR_8[cell]
         if known[0] < c.limits.grid_reach:
             around = known[1]
-            return [around[_SLOT[d]] for d in directions]
+            cells = tuple([around[_SLOT[d]] for d in directions])
+            kept = _EACH.get(directions)
+            if kept is None:
+                if len(_EACH) >= _EACH_KINDS:
+                    _EACH.clear()
+                kept = _EACH[directions] = {}
+            _keep(kept, cell, (known[0], cells), _CACHE_LIMIT)
+            return cells
     except (KeyError, TypeError):
         pass
-    return [step_one(board, c, cell, d) for d in directions]
+    return tuple([step_one(board, c, cell, d) for d in directions])
 
 
 def step_one(board: Board, c, cell, direction):
@@ -279,6 +305,37 @@ def _around_with(diagonal: bool):
 
 
 around_8, around_4 = _around_with(True), _around_with(False)
+
+
+def _around_one_with(diagonal: bool):
+    """`around(board, [cell])` for a comprehension that only goes through it: the cells
+    around one cell are its neighbours, in their order, read as the tuple remembered for it
+    (no list made for the argument, no key, no copy); the one step `around` charges for its
+    one cell, charged. Anything else (a cell not met, one at the reach, a text that is not a
+    cell) is `around` itself, answering or failing as it does."""
+    near = _NEAR_8 if diagonal else _NEAR_4
+    around = around_8 if diagonal else around_4
+
+    def around_one(board: Board, c, cell):
+        try:
+            known = near[cell]
+            if known[0] < c.limits.grid_reach:
+                steps = c.steps = c.steps + 1
+                if steps > c.max_steps:
+                    c.runaway()
+                return known[1]
+        except (KeyError, TypeError):
+            pass
+        return around(board, c, [cell])
+    return around_one
+
+
+around_one_8, around_one_4 = _around_one_with(True), _around_one_with(False)
+
+
+def around_one(board: Board, c, cell):
+    """around_one_8 or around_one_4, as the board has diagonals or not."""
+    return (around_one_8 if diagonals(board) else around_one_4)(board, c, cell)
 
 
 def directions(board: Board, c) -> list:

@@ -326,7 +326,7 @@ class _Compiler:
             kind = self.exprs.kind(param.domain, scope)
             is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
             depends = tuple(n for n in names[:i] if n in _uses(param.domain))
-            params.append(Param(param.name, self.exprs.expr(param.domain, scope), is_pieces, param.span, depends,
+            params.append(Param(param.name, self.exprs.codegen.domain_function(param.domain, scope), is_pieces, param.span, depends,
                                 self._fixed_choices(param.domain, scope, is_pieces)))
             # "value": a choice is an item of its domain, never a zone passed by reference
             scope[param.name] = "piece" if is_pieces else {"players": "player"}.get(kind, "value")

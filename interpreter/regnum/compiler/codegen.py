@@ -222,6 +222,26 @@ def state_reads(body: str, indent: str = "    ") -> list[str]:
     return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items()
             if re.search(rf"\b{local}\b", body)]
 
+# A table read through the state's locals: a variable per index, or the start of a variable
+# per cell of an open grid (a name is an identifier: no quote inside).
+_TABLE_READ = re.compile(r"_s_tables\['(\w+)'\]|_s_grids\['(\w+)'\]\['start'\]\['(\w+)'\]")
+
+
+def table_reads(body: str, indent: str = "    ") -> tuple[list[str], str]:
+    """(lines setting one local per table `body` reads, body reading those locals): a listing
+    changes no table and every table of the model is in the state, so each is looked up once
+    per listing instead of once per cell judged."""
+    names: dict[str, str] = {}
+
+    def local(match) -> str:
+        text = match.group(0)
+        if text not in names:
+            names[text] = f"_t{len(names)}"
+        return names[text]
+    body = _TABLE_READ.sub(local, body)
+    return [f"{indent}{name} = {text}" for text, name in names.items()], body
+
+
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 
@@ -244,6 +264,10 @@ class CodeGen:
         # The names of the memos of partial searches (conditions._kept_search) the function
         # being written declares, or None when it keeps none (only a prefer does).
         self._partial: list[str] | None = None
+        # The names of the memos of searches kept per item (conditions._kept_inner) the move
+        # lister being written declares, or None outside a lister; the inner searches made.
+        self._inner_memos: list[str] | None = None
+        self._inner_nodes: dict = {}
         # Sources of zones an enclosing `if count(Z) == 0 then … else …` knows are not empty
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[str] = []
@@ -268,6 +292,31 @@ class CodeGen:
             from .expressions import CompileError
             raise CompileError("this expression is nested too deeply to compile; split it with "
                                "let or def", node.span, "E005") from None
+
+    def domain_function(self, node, scope: dict):
+        """`f(c, e)` computing an action parameter's domain, reading the state's parts (and
+        each table) through locals set once: a domain is computed while moves are listed or
+        judged, which changes nothing, and a comprehension over cells reads them per cell."""
+        self.state_locals = True
+        try:
+            body = self.src(node, scope, {})
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
+        finally:
+            self.state_locals = False
+        tables, body = table_reads(f"    return {body}\n")
+        body = "".join(f"{line}\n" for line in tables) + body
+        fname = f"_dom{next(self._ids)}"
+        source = f"def {fname}(c, e):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
+        try:
+            exec(self.compiled(source, "<regnum domain>"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            from .expressions import CompileError
+            raise CompileError("this expression is nested too deeply to compile; split it with "
+                               "let or def", node.span, "E005") from None
+        return self.ns[fname]
 
     def filter_function(self, param: str, clauses: list, scope: dict):
         """One function that keeps the choices of `param` passing every clause, in order,
@@ -357,7 +406,11 @@ class CodeGen:
         """The source of a value that is only gone through, never kept or changed (the source
         of a comprehension): a board's own tuple of neighbours instead of the list copied
         from it that a value must be (a value may be changed or kept); a line of a fixed
-        board read from the board's remembered tuple when it was met before."""
+        board read from the board's remembered tuple when it was met before; on an open
+        grid, see _open_seen."""
+        open_seen = self._open_seen(node, scope, binds)
+        if open_seen is not None:
+            return open_seen
         if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line") \
                 and self._builtin(node.func, scope, binds) and self.x.program.get(node.func) is None \
                 and self.x.zones.get(node.func) is None and node.args:
@@ -376,6 +429,41 @@ class CodeGen:
                     return (f"({lines}.get(({cell}, {direction}, {node.args[3].value})) "
                             f"or {self.src(node, scope, binds)})")
         return self.src(node, scope, binds)
+
+    def _open_seen(self, node, scope: dict, binds: dict) -> str | None:
+        """The source of a value only gone through, read on an open grid as a tuple it
+        remembers (opengrid.py): `[step(B, x, d) for d in ["north", …]]` (steps_seen) and
+        `around(B, [x])` (around_one), or a call of a def written as its body that is one of
+        them (`sides(c)`); the same cells, steps and failures as the list. None otherwise."""
+        if id(node) in self._hoisted:
+            return None
+        if isinstance(node, ast.ListComp):
+            return self._steps_each(node, scope, binds, seen=True)
+        if not isinstance(node, ast.Call):
+            return None
+        if node.func == "around" and self._builtin("around", scope, binds) and len(node.args) == 2 \
+                and isinstance(node.args[0], ast.Name) and isinstance(node.args[1], ast.ListLit) \
+                and len(node.args[1].items) == 1:
+            record = self.x.boards.get(node.args[0].name)
+            if record is None or not record.is_open:
+                return None
+            one = opengrid.around_one_8 if opengrid.diagonals(record) else opengrid.around_one_4
+            cell = self.src(node.args[1].items[0], scope, binds)
+            return f"{self.bind(one, 'og')}({self.bind(record, 'board')}, c, {cell})"
+        if node.func in scope or node.func in binds or self.x.zones.get(node.func) is not None:
+            return None
+        decl = self.x.program.get(node.func)
+        if decl is None or decl.kind != "def" or not isinstance(decl.body, (ast.ListComp, ast.Call)) \
+                or not self._inlinable(decl, node.args):
+            return None
+        kinds = self._kinds(scope, binds)
+        inner = {p: (f"({self.src(a, scope, binds)})", self.x.kind(a, kinds)) for p, a in zip(decl.params, node.args)}
+        self._inlining += 1
+        try:
+            seen = self._open_seen(decl.body, {}, inner)
+        finally:
+            self._inlining -= 1
+        return None if seen is None else f"({seen})"
 
     def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
         """The calls of defs in `node` whose value cannot change while `varying` names change:
@@ -489,10 +577,11 @@ class CodeGen:
         _, gen, element = self._generator(node, scope, binds)
         return f"[{element} {gen}]"
 
-    def _steps_each(self, node, scope, binds) -> str | None:
+    def _steps_each(self, node, scope, binds, seen: bool = False) -> str | None:
         """`[step(B, x, d) for d in ["north", …]]` on an open grid, x a plain name: one call
         reading the cells around x once (opengrid.step_each) rather than a step per direction,
-        with the same steps charged, the same cells and the same failures."""
+        with the same steps charged, the same cells and the same failures; `seen`: only gone
+        through, the tuple opengrid.steps_seen remembers."""
         element, source = node.element, node.source
         if node.cond is not None or node.more or not isinstance(source, ast.ListLit) or not source.items \
                 or not all(isinstance(item, ast.StrLit) for item in source.items):
@@ -507,7 +596,8 @@ class CodeGen:
         if record is None or not record.is_open or not _PLAIN.fullmatch(cell):
             return None
         directions = self.bind(tuple(item.value for item in source.items), "dirs")
-        return f"{self.bind(opengrid.step_each, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
+        function = opengrid.steps_seen if seen else opengrid.step_each
+        return f"{self.bind(function, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
 
     def _Aggregate(self, node, scope, binds):
         var, gen, element = self._generator(node, scope, binds)
@@ -690,6 +780,7 @@ class CodeGen:
     def _Binary(self, node, scope, binds):
         zone = self._counted_zone(node, scope, binds)
         if zone is not None:   # `count(place(c)) == 0`: whether the zone is empty, without len()
+            zone = self._open_zone_tested(node.left.args[0], zone)
             return f"(not {zone})" if node.op == "==" else f"(not not {zone})"
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
         if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
@@ -708,6 +799,15 @@ class CodeGen:
             return f"(not _in(c, {a}, {b}))"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _open_zone_tested(self, zone, source: str) -> str:
+        """The source of an open grid's zone whose emptiness only is tested: a cell not in use
+        reads an empty tuple, not a new empty list (`free(c)`, judged for every cell near
+        a candidate)."""
+        if isinstance(zone, ast.Call) and id(zone) not in self._hoisted and source.endswith(", [])") \
+                and self.x.zones.get(zone.func) is not None and self.x.zones[zone.func].open:
+            return source[:-len(", [])")] + ", ())"
+        return source
 
     def _counted_zone(self, node, scope, binds) -> str | None:
         """The source of Z in `count(Z) == 0`, `!= 0` or `> 0` where Z is a zone (a list,

@@ -104,6 +104,10 @@ def _search(g, node, scope, binds, depth: int, loops: int) -> list:
         kept = _kept_search(g, node, scope, binds, depth, loops)
         if kept is not None:
             return kept
+    if g._inner_memos is not None and node.more:
+        kept = _kept_inner(g, node, scope, binds, depth, loops)
+        if kept is not None:
+            return kept
     decided = "ok" if node.func == "any" else "not ok"
     lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
     lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + truth_lines(g, node.element, scope, inner, level, loops)
@@ -190,6 +194,79 @@ def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
     lines += _chain(g, parts, scope, inner, depth + 2, loops + 1)
     lines += [f"{more}    if ok:", f"{more}        break"]
     return lines
+
+
+def _kept_inner(g, node, scope, binds, depth: int, loops: int) -> list | None:
+    """`any(E for a in A for b in B(a) …)` (or `all`) in a move lister, when what follows the
+    first clause (its later sources, conditions and E) reads no name of the listing but `a`:
+    the search over the later clauses is a value of `a` and the state alone, which a
+    listing never changes. So its truth is kept per value of `a` for the whole listing,
+    with the steps it charged, and met again without going through it (the same steps
+    charged again at once, the step limit checked). `touches(cells)` judged for every
+    candidate pair of cells looks around each cell once, however many pairs it is in.
+
+    Exact: the later part holds no kept value (computed once, its steps charged once), no
+    draw, no `can` and no `previous`, in itself or in the defs it calls; a value of `a` that
+    cannot be a key is searched every time; a search that fails keeps nothing. The memos
+    are the lister's (g._inner_memos), new at every listing."""
+    later = [x for m in node.more for x in (m.source, m.cond)] + [node.element]
+    later = [x for x in later if x is not None]
+    bound = frozenset([node.var] + [m.var for m in node.more])
+    local = (scope.keys() | binds.keys())
+    if any({name for name, _, _ in free_names(x, bound)} & local for x in later):
+        return None
+    if not all(_fixed_by_state(g, x, set()) for x in later):
+        return None
+    made = g._inner_nodes.get(id(node))   # kept with the node: their ids stay their own
+    if made is None or made[0] is not node:
+        first = node.more[0]
+        made = g._inner_nodes[id(node)] = (node, ast.Aggregate(
+            node.span, node.func, node.element, first.var, first.source, first.cond, node.more[1:]),
+            ast.Aggregate(node.span, node.func, node.element, node.var, node.source, node.cond))
+    _, inner, outer = made
+    memo = f"pi{len(g._inner_memos)}"
+    g._inner_memos.append(memo)
+    pad = "    " * depth
+    decided = "ok" if node.func == "any" else "not ok"
+    lines, inner_binds, level, loops = _comprehension(g, outer, scope, binds, depth, loops)
+    var, kept, before = inner_binds[node.var][0], g._fresh(), g._fresh()
+    at, more = "    " * level, "    " * (level + 1)
+    lines = [f"{pad}ok = {node.func == 'all'}"] + lines + [
+        f"{at}{kept} = {memo}.get({var}) if type({var}) in _m_keyed else None",
+        f"{at}if {kept} is None:",
+        f"{more}{before} = c.steps"]
+    lines += _search(g, inner, scope, inner_binds, level + 1, loops)
+    lines += [f"{more}if type({var}) in _m_keyed:",
+              f"{more}    {memo}[{var}] = (ok, c.steps - {before})",
+              f"{at}else:",
+              f"{more}ok = {kept}[0]",
+              f"{more}c.steps += {kept}[1]",
+              f"{more}if c.steps > c.max_steps: c.runaway()",
+              f"{at}if {decided}:",
+              f"{at}    break"]
+    return lines
+
+
+def _fixed_by_state(g, node, seen: set) -> bool:
+    """Whether `node` computes the same value with the same steps whenever the state and
+    the names it reads are the same: no kept value of the function being written, no draw,
+    no `can`, no `previous`, here or in the defs it calls (each def looked at once)."""
+    if isinstance(node, tuple):
+        return all(_fixed_by_state(g, item, seen) for item in node)
+    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
+        return True
+    if id(node) in g._hoisted or isinstance(node, ast.RandomExpr):
+        return False
+    if isinstance(node, ast.Call):
+        if node.func in ("can", "previous") and g.x.program.get(node.func) is None:
+            return False
+        decl = g.x.program.get(node.func, "def")
+        if decl is not None and decl.name not in seen:
+            seen.add(decl.name)
+            if not _fixed_by_state(g, decl.body, seen):
+                return False
+    return all(_fixed_by_state(g, getattr(node, name), seen)
+               for name in node.__dataclass_fields__ if name != "span")
 
 
 def _names_in(binds, names) -> set:

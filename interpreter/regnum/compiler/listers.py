@@ -74,7 +74,7 @@ from typing import Callable
 
 from ..check.walk import free_names
 from .. import ast
-from .codegen import _size, state_reads
+from .codegen import _size, state_reads, table_reads
 from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
@@ -144,10 +144,12 @@ class _Writer:
         # A listing changes nothing of the state: its parts are read through locals (set
         # once the function is written, for the parts it reads).
         g.state_locals = True
+        g._inner_memos = []   # conditions._kept_inner: searches kept per item for a listing
         try:
             return self._function(fname)
         finally:
             g.state_locals = False
+            g._inner_memos = None
 
     def _function(self, fname: str):
         g = self.g
@@ -178,12 +180,14 @@ class _Writer:
                     self.emit(2, f"if n{number}: hits[{hit!r}] = hits.get({hit!r}, 0) + n{number}")
             self.emit(1, "return out")
             self.lines = [self._reset(line) for line in self.lines]
-            top = self.top + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
+            top = self.top + [f"{memo} = {{}}" for memo in g._inner_memos] \
+                + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
                 + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         if self.walked_again:   # the steps before the listing, for the walk that makes it again
             self.lines.insert(0, "    s0 = c.steps")
-        body = "\n".join(self.lines) + "\n"
+        tables, body = table_reads("\n".join(self.lines) + "\n")
+        body = "".join(f"{line}\n" for line in tables) + body
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
         fn = g.ns[fname]
