@@ -248,6 +248,7 @@ class CodeGen:
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[str] = []
         self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
+        self._plain_keys: dict = {}   # id of a zone family's keys -> (keys, name of their plain copy, all truthy)
         # Where the generated code reads the state's parts: through `c.state`, or through
         # locals a move lister sets once (STATE_LOCALS), since a listing never changes them.
         self.state_locals = False
@@ -547,8 +548,7 @@ class CodeGen:
                 # The keys made so far: a cell met before is a plain lookup (model.MadeKeys).
                 return f"{self.state('zones')}.get({self.bind(fam.keys.made, 'z')}[{args[0]}], [])"
             if fam is not None:
-                keys = self.bind(fam.keys, "z")
-                return f"{self.state('zones')}[{keys}[{args[0]}]]"
+                return f"{self.state('zones')}[{self._zone_key(fam, args[0])}]"
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
@@ -624,6 +624,26 @@ class CodeGen:
         exec(self.compiled(source, f"<regnum def {decl.name}>"), self.ns)
         return fname
 
+    def _zone_key(self, fam, index: str) -> str:
+        """The source of the key of the zone of a (fixed) family at `index`. The family's keys
+        are a dict subclass (its `__missing__` says which zone does not exist), and `[]` of a
+        dict subclass goes through a generic slot that looks the method up and calls it, a
+        few times the cost of a plain dict's lookup: a plain copy of the keys is read first,
+        the family's own lookup only for an index the copy lacks (which raises as before).
+        An index that is no plain local is computed again only then, when it mentions no
+        context (it charges no step). Written for a subscript's brackets (no parentheses)."""
+        keys = self.bind(fam.keys, "z")
+        plain = self._plain_keys.get(id(fam.keys))
+        if plain is None or plain[0] is not fam.keys:
+            copy = dict(fam.keys)
+            plain = self._plain_keys[id(fam.keys)] = (fam.keys, self.bind(copy, "zk"), all(copy.values()))
+        _, copy, truthy = plain
+        if _PLAIN.fullmatch(index):
+            return f"{copy}[{index}] if {index} in {copy} else {keys}[{index}]"
+        if truthy and not re.search(r"\bc\b", index):
+            return f"{copy}.get({index}) or {keys}[{index}]"
+        return f"{keys}[{index}]"
+
     def _board_call(self, node, args):
         board = node.args[0]
         if not isinstance(board, ast.Name) or board.name not in self.x.boards:
@@ -692,6 +712,11 @@ class CodeGen:
         if zone is not None:   # `count(place(c)) == 0`: whether the zone is empty, without len()
             return f"(not {zone})" if node.op == "==" else f"(not not {zone})"
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
+        if op in ("==", "!=") and (isinstance(node.left, ast.NoneLit) or isinstance(node.right, ast.NoneLit)):
+            # Against none, equality is identity for every value a game holds (no type of
+            # them defines `==` otherwise), and it charges nothing: `is` skips the rich
+            # comparison's round of both types' methods.
+            return f"({a} {'is' if op == '==' else 'is not'} {b})"
         if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
             if op in _COMPARE:
                 return f"_compare(c, {a}, {b}, {op!r})"

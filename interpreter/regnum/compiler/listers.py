@@ -408,8 +408,10 @@ class _Writer:
         """Whether a require of parameter i can neither fail nor charge a step, whatever the
         choice: it tests whether a zone of a family indexed by the choice is empty."""
         source = self._plain(node)
+        plain = rf"[(]?v{i}[)]?"
+        key = rf"(_z\d+\[{plain}\]|_zk\d+\[(?P<a>{plain})\] if (?P=a) in _zk\d+ else _z\d+\[(?P=a)\])"
         return source is not None and re.fullmatch(
-            rf"[(]*(not |not not )?[(]*_s_zones\[_z\d+\[[(]?v{i}[)]?\]\][)]*", source) is not None
+            rf"[(]*(not |not not )?[(]*_s_zones\[{key}\][)]*", source) is not None
 
     def _table_equality(self, i: int, node) -> tuple[str, str] | None:
         """(table, source of v) for a require `T(x) == v` or `v == T(x)`, x parameter i's
