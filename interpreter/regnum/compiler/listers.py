@@ -79,6 +79,7 @@ from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
+_UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
 def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict) -> Callable | None:
@@ -311,7 +312,48 @@ class _Writer:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 self.kept.append(id(n))
             shared.append(number)
-        self.emit(depth, f"for {self._choice(i)} in {self._narrowed(i, depth)}:")
+        source = self._narrowed(i, depth)
+        if leaf and not stop_first and source == f"it{i}" and self._unrolled(i, depth, shared):
+            return
+        self.emit(depth, f"for {self._choice(i)} in {source}:")
+        self._loop_body(i, depth, shared, leaf, stop_first)
+
+    def _unrolled(self, i: int, depth: int, shared: list) -> bool:
+        """The last loop, over a few plain values known at load (`way in ["up_left",
+        "up_right"]`), written out once per value, each copy with the value known
+        (CodeGen.literals): what the requires compute from it alone is computed at load
+        (`rises[way]`, a step in that direction read from its table). Each copy is a loop
+        over that one value, so that the requires' `continue` and the order of the work stay
+        those of the loop. Only when some copy computes something at load (False: nothing
+        written, the plain loop is)."""
+        param = self.params[i]
+        values = param.fixed
+        if param.encode_pieces or values is None or not 0 < len(values) <= _UNROLLED \
+                or not all(type(v) in (str, int) for v in values):
+            return False
+        g = self.g
+        outer, folds = self.lines, g.folds
+        copies = []
+        try:
+            for value in values:
+                self.lines = []
+                g.literals[f"v{i}"] = value
+                self._loop_body(i, depth, shared, True, False)
+                copies.append((value, self.lines))
+        finally:
+            g.literals.pop(f"v{i}", None)
+            self.lines = outer
+        if g.folds == folds:
+            return False
+        for value, lines in copies:
+            self.emit(depth, f"for v{i} in ({value!r},):")
+            self.lines += lines
+        return True
+
+    def _loop_body(self, i: int, depth: int, shared: list, leaf: bool, stop_first: bool) -> None:
+        """The body of the loop over parameter i: its requires, then the move or the choice kept."""
+        g = self.g
+        clauses = self.at[i]
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
