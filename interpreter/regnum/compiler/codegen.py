@@ -711,19 +711,17 @@ class CodeGen:
     def _zone_key(self, fam, index: str) -> str:
         """The source of the key of the zone of a (fixed) family at `index`. The family's keys
         are a dict subclass (its `__missing__` says which zone does not exist), and `[]` of a
-        dict subclass goes through a generic slot that looks the method up and calls it, a
-        few times the cost of a plain dict's lookup: a plain copy of the keys is read first,
-        the family's own lookup only for an index the copy lacks (which raises as before).
-        An index that is no plain local is computed again only then, when it mentions no
-        context (it charges no step). Written for a subscript's brackets (no parentheses)."""
+        dict subclass goes through a generic slot that looks the method up and calls it: a
+        plain copy of the keys is read by `get` first (cheaper, measured), the family's own
+        lookup only for an index the copy lacks (which raises as before). The index is then
+        computed again, so this is only for an index that mentions no context (it charges no
+        step). Written for a subscript's brackets (no parentheses)."""
         keys = self.bind(fam.keys, "z")
         plain = self._plain_keys.get(id(fam.keys))
         if plain is None or plain[0] is not fam.keys:
             copy = dict(fam.keys)
             plain = self._plain_keys[id(fam.keys)] = (fam.keys, self.bind(copy, "zk"), all(copy.values()))
         _, copy, truthy = plain
-        if _PLAIN.fullmatch(index):
-            return f"{copy}[{index}] if {index} in {copy} else {keys}[{index}]"
         if truthy and not re.search(r"\bc\b", index):
             return f"{copy}.get({index}) or {keys}[{index}]"
         return f"{keys}[{index}]"

@@ -456,7 +456,7 @@ class _Writer:
         choice: it tests whether a zone of a family indexed by the choice is empty."""
         source = self._plain(node)
         plain = rf"[(]?v{i}[)]?"
-        key = rf"(_z\d+\[{plain}\]|_zk\d+\[(?P<a>{plain})\] if (?P=a) in _zk\d+ else _z\d+\[(?P=a)\])"
+        key = rf"(_z\d+\[{plain}\]|_zk\d+\.get[(](?P<a>{plain})[)] or _z\d+\[(?P=a)\])"
         return source is not None and re.fullmatch(
             rf"[(]*(not |not not )?[(]*_s_zones\[{key}\][)]*", source) is not None
 
