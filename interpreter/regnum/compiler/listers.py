@@ -47,6 +47,15 @@ happens. So it keeps the walk's order of work:
   read may fail where the requires would never have made it (a condition before it guards
   it): the listing is then handed to the generic walk, with the steps it had before, so
   that what it lists, counts, charges and raises is the walk's own.
+- a domain is written into the lister (Param.domain's expression, its earlier choices read
+  from their locals): no call, no environment to fill; one kept per value is looked up by
+  `get` (a missing key raising KeyError cost more than the lookup); a comprehension keeping
+  items of a list of distinct texts (a fixed board's cells or neighbours, an enum) is not
+  de-duplicated again.
+- the last loop, over a few plain values known at load (`way in ["up_left", "up_right"]`),
+  is written out once per value when that lets the code generator compute something at
+  load (CodeGen._known: a step in that direction read from the board's table, `rises[way]`);
+  each copy is a loop over its one value, so that the work and its order stay the loop's.
 - when coverage is not counted, a loop over a fixed board's cells whose requires hold
   `T(x) == v` (T a variable per cell) goes only through the cells where T is v, read from
   an index of the table (State.cells_with), when nothing before that require can fail or
