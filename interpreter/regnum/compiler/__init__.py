@@ -322,7 +322,9 @@ class _Compiler:
         scope = {"player": "player"}
         params = []
         names = [prm.name for prm in decl.params]
+        domains = []   # each parameter's domain and the scope it is computed in, for the lister
         for i, param in enumerate(decl.params):
+            domains.append((param.domain, dict(scope)))
             kind = self.exprs.kind(param.domain, scope)
             is_pieces = kind == "pieces" or self.exprs.is_zone(param.domain, scope)
             depends = tuple(n for n in names[:i] if n in _uses(param.domain))
@@ -357,7 +359,8 @@ class _Compiler:
                 param.name, [(c.cond, f"require:{decl.name}.{c.name}") for c, r in zip(decl.requires, requires)
                              if r.level == i], scope) for i, param in enumerate(decl.params)]
         lister = listers.move_lister(codegen, decl.name, params,
-                                     [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)], scope)
+                                     [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)], scope,
+                                     domains)
         # With a lister, the generic walk's filters are built only if it is ever taken (tests
         # compare the two): compiling them at every load would cost what the lister saves.
         filters = make_filters() if lister is None else None

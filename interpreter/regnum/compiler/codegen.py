@@ -272,6 +272,14 @@ class CodeGen:
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[str] = []
         self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
+        self._plain_keys: dict = {}   # id of a zone family's keys -> (keys, name of their plain copy, all truthy)
+        # Python locals known to hold one value where the code being written runs (a loop
+        # over a few literals written out once per value, listers.py): name -> value.
+        self.literals: dict = {}
+        self.folds = 0             # values computed at load so far (see _known)
+        # How deep the code being written is in the source of a comprehension, where Python
+        # refuses an assignment expression (a def's arguments are then not bound by one).
+        self._in_iterable = 0
         # Where the generated code reads the state's parts: through `c.state`, or through
         # locals a move lister sets once (STATE_LOCALS), since a listing never changes them.
         self.state_locals = False
@@ -495,6 +503,48 @@ class CodeGen:
                 if name != "span":
                     yield from self._invariant_calls(getattr(node, name), varying, bound)
 
+    def _known(self, node, scope: dict, binds: dict):
+        """The value of `node` where the code being written runs, when it is known at load and
+        is a plain value (a text, a whole number, a truth value or none): a literal; a local
+        of `literals`; a constant of the ruleset (never changed by a game); an item of a
+        constant map or list at a known key (`rises[way]`, the way known); whole numbers
+        added, subtracted, multiplied or compared. _NOT_KNOWN otherwise, and wherever the
+        computation would fail (it then fails as the game runs, where it did)."""
+        if id(node) in self._hoisted:
+            return _NOT_KNOWN
+        if isinstance(node, (ast.StrLit, ast.IntLit, ast.BoolLit)):
+            return node.value
+        if isinstance(node, ast.NoneLit):
+            return None
+        if isinstance(node, ast.Name):
+            name = node.name
+            if name in binds:
+                value = self.literals.get(binds[name][0], _NOT_KNOWN)
+                return value if type(value) in _SCALARS else _NOT_KNOWN
+            if name in scope or name not in self.x.consts:
+                return _NOT_KNOWN
+            value = self.x.consts[name]
+            return value if type(value) in _SCALARS else _NOT_KNOWN
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
+            name = node.obj.name
+            if name in binds or name in scope or name not in self.x.consts:
+                return _NOT_KNOWN
+            index = self._known(node.index, scope, binds)
+            if index is _NOT_KNOWN:
+                return _NOT_KNOWN
+            try:
+                value = _index(self.x.consts[name], index)
+            except EvalError:
+                return _NOT_KNOWN
+            return value if type(value) in _SCALARS else _NOT_KNOWN
+        if isinstance(node, ast.Binary) and node.op in _FOLDED:
+            a = self._known(node.left, scope, binds)
+            b = self._known(node.right, scope, binds) if type(a) is int else _NOT_KNOWN
+            if type(b) is not int:   # whole numbers only (not truth values): no step, no failure
+                return _NOT_KNOWN
+            return _FOLDED[node.op](a, b)
+        return _NOT_KNOWN
+
     def _IntLit(self, node, scope, binds):
         return repr(node.value)
 
@@ -507,6 +557,8 @@ class CodeGen:
         name = node.name
         if name in binds:
             py, kind = binds[name]
+            if py in self.literals:   # a local holding one known value here (_known)
+                return repr(self.literals[py])
             # A native procedure's local may hold a zone reference (kind "zone", or "any"
             # for a parameter whose callers are unknown): as a value it means the contents.
             return f"_deref(c, {py})" if kind in ("zone", "any") else py
@@ -560,7 +612,11 @@ class CodeGen:
         var = None
         for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
                 (m.var, m.source, m.cond) for m in node.more]:
-            source = f"_walk(c, {self.iterable(source_node, scope, inner)})"
+            self._in_iterable += 1
+            try:
+                source = f"_walk(c, {self.iterable(source_node, scope, inner)})"
+            finally:
+                self._in_iterable -= 1
             var = self._fresh()
             item_kind = _item_kind(self.x.kind(source_node, self._kinds(scope, inner)))
             inner = dict(inner)
@@ -637,8 +693,7 @@ class CodeGen:
                 # The keys made so far: a cell met before is a plain lookup (model.MadeKeys).
                 return f"{self.state('zones')}.get({self.bind(fam.keys.made, 'z')}[{args[0]}], [])"
             if fam is not None:
-                keys = self.bind(fam.keys, "z")
-                return f"{self.state('zones')}[{keys}[{args[0]}]]"
+                return f"{self.state('zones')}[{self._zone_key(fam, args[0])}]"
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
@@ -656,9 +711,12 @@ class CodeGen:
                         return f"({self.src(decl.body, {}, inner)})"
                     finally:
                         self._inlining -= 1
+                bound = self._bound_inline(decl, node.args, args, arg_kinds)
+                if bound is not None:
+                    return bound
                 return f"{self._def(decl, arg_kinds)}(c, {', '.join(args)})"
         if name in boards.FUNCTIONS:
-            return self._board_call(node, args)
+            return self._board_call(node, args, scope, binds)
         if name == "text":
             return f"_text(c, {args[0]}, {self.x.kind(node.args[0], self._kinds(scope, binds))!r})"
         if name == "count":
@@ -671,6 +729,32 @@ class CodeGen:
             return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
         from .expressions import CompileError
         raise CompileError(f"'{name}' cannot be called", node.span)
+
+    def _bound_inline(self, decl, nodes, args, arg_kinds) -> str | None:
+        """A call of a small def whose parameter is used more than once with an argument that
+        is not a plain name (`filled(step(B, x, d))`), written as its body, each such argument
+        computed first, in order, into a fresh local by an assignment expression:
+        `((_a := arg) is _UNSET or body)` (no value of a game is `_UNSET`, so the test is
+        false and the whole is the body's value). Arguments are computed once, before the
+        body, as the call computes them, without the call. None where Python refuses an
+        assignment expression (in a comprehension's source) or the def is not small."""
+        if self._in_iterable or len(nodes) != len(decl.params) or not self._inlinable(decl, ()):
+            return None
+        simple = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+        inner, first = {}, []
+        for p, n, a, k in zip(decl.params, nodes, args, arg_kinds):
+            if isinstance(n, simple):
+                inner[p] = (f"({a})", k)
+            else:
+                local = f"_a{next(self._ids)}"
+                first.append(f"(({local} := {a}) is _UNSET)")
+                inner[p] = (local, k)
+        self._inlining += 1
+        try:
+            body = self.src(decl.body, {}, inner)
+        finally:
+            self._inlining -= 1
+        return f"({' or '.join(first + [f'({body})'])})"
 
     def _inlinable(self, decl, args) -> bool:
         """Whether a call of this def may be replaced by its body: a small body, whose
@@ -714,7 +798,25 @@ class CodeGen:
         exec(self.compiled(source, f"<regnum def {decl.name}>"), self.ns)
         return fname
 
-    def _board_call(self, node, args):
+    def _zone_key(self, fam, index: str) -> str:
+        """The source of the key of the zone of a (fixed) family at `index`. The family's keys
+        are a dict subclass (its `__missing__` says which zone does not exist), and `[]` of a
+        dict subclass goes through a generic slot that looks the method up and calls it: a
+        plain copy of the keys is read by `get` first (cheaper, measured), the family's own
+        lookup only for an index the copy lacks (which raises as before). The index is then
+        computed again, so this is only for an index that mentions no context (it charges no
+        step). Written for a subscript's brackets (no parentheses)."""
+        keys = self.bind(fam.keys, "z")
+        plain = self._plain_keys.get(id(fam.keys))
+        if plain is None or plain[0] is not fam.keys:
+            copy = dict(fam.keys)
+            plain = self._plain_keys[id(fam.keys)] = (fam.keys, self.bind(copy, "zk"), all(copy.values()))
+        _, copy, truthy = plain
+        if truthy and not re.search(r"\bc\b", index):
+            return f"{copy}.get({index}) or {keys}[{index}]"
+        return f"{keys}[{index}]"
+
+    def _board_call(self, node, args, scope, binds):
         board = node.args[0]
         if not isinstance(board, ast.Name) or board.name not in self.x.boards:
             from .expressions import CompileError
@@ -728,9 +830,11 @@ class CodeGen:
             if node.func == "neighbours":
                 return f"list({adjacency}.get({args[1]}, ()))"
             return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
-        if node.func == "step" and len(args) == 3 and isinstance(node.args[2], ast.StrLit) \
-                and node.args[2].value in record.steps:   # one step in a direction named in the rule
-            return f"{self.bind(record.steps[node.args[2].value], 'way')}.get({args[1]})"
+        way = self._known(node.args[2], scope, binds) if node.func == "step" and len(args) == 3 else _NOT_KNOWN
+        if type(way) is str and way in record.steps:   # one step in a direction named in the rule
+            if not isinstance(node.args[2], ast.StrLit):   # or known where this runs (_known)
+                self.folds += 1
+            return f"{self.bind(record.steps[way], 'way')}.get({args[1]})"
         if node.func == "step" and len(args) == 3 and record.steps:
             # A direction known only as the game runs: its table read inline when it names
             # one, or boards.step, which says why it does not (a plain name is read twice at
@@ -768,6 +872,10 @@ class CodeGen:
         return f"_attr(c, {obj}, {node.name!r})"
 
     def _Index(self, node, scope, binds):
+        known = self._known(node, scope, binds)
+        if known is not _NOT_KNOWN:
+            self.folds += 1
+            return repr(known)
         obj = self.src(node.obj, scope, binds)
         if isinstance(node.index, ast.IntLit) and node.index.value == 0 and obj in self._nonempty:
             return f"{obj}[0]"   # the first piece of a zone known not to be empty: `owner_of(h)`
@@ -782,7 +890,17 @@ class CodeGen:
         if zone is not None:   # `count(place(c)) == 0`: whether the zone is empty, without len()
             zone = self._open_zone_tested(node.left.args[0], zone)
             return f"(not {zone})" if node.op == "==" else f"(not not {zone})"
+        if node.op in _FOLDED:
+            known = self._known(node, scope, binds)
+            if known is not _NOT_KNOWN:
+                self.folds += 1
+                return repr(known)
         a, b, op = self.src(node.left, scope, binds), self.src(node.right, scope, binds), node.op
+        if op in ("==", "!=") and (isinstance(node.left, ast.NoneLit) or isinstance(node.right, ast.NoneLit)):
+            # Against none, equality is identity for every value a game holds (no type of
+            # them defines `==` otherwise), and it charges nothing: `is` skips the rich
+            # comparison's round of both types' methods.
+            return f"({a} {'is' if op == '==' else 'is not'} {b})"
         if (op in ("+", "*") or op in _COMPARE) and not self._cheap(node, scope, binds):
             if op in _COMPARE:
                 return f"_compare(c, {a}, {b}, {op!r})"
@@ -867,6 +985,12 @@ _SEARCHING = ("connected", "groups", "distance")
 _PLAIN = re.compile(r"\(*[A-Za-z_][A-Za-z0-9_]*\)*")
 
 _INLINE_SIZE = 40     # syntax nodes
+
+# What CodeGen._known computes at load: plain values, and operators on whole numbers.
+_NOT_KNOWN = object()
+_SCALARS = (str, int, bool, type(None))
+_FOLDED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
+           "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _INLINE_DEPTH = 8
 
 

@@ -47,6 +47,15 @@ happens. So it keeps the walk's order of work:
   read may fail where the requires would never have made it (a condition before it guards
   it): the listing is then handed to the generic walk, with the steps it had before, so
   that what it lists, counts, charges and raises is the walk's own.
+- a domain is written into the lister (Param.domain's expression, its earlier choices read
+  from their locals): no call, no environment to fill; one kept per value is looked up by
+  `get` (a missing key raising KeyError cost more than the lookup); a comprehension keeping
+  items of a list of distinct texts (a fixed board's cells or neighbours, an enum) is not
+  de-duplicated again.
+- the last loop, over a few plain values known at load (`way in ["up_left", "up_right"]`),
+  is written out once per value when that lets the code generator compute something at
+  load (CodeGen._known: a step in that direction read from the board's table, `rises[way]`);
+  each copy is a loop over its one value, so that the work and its order stay the loop's.
 - when coverage is not counted, a loop over a fixed board's cells whose requires hold
   `T(x) == v` (T a variable per cell) goes only through the cells where T is v, read from
   an index of the table (State.cells_with), when nothing before that require can fail or
@@ -79,16 +88,20 @@ from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
+_UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
-def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict) -> Callable | None:
+def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict,
+                domains: list | None = None) -> Callable | None:
     """`f(ctx, player, hits, stop)` -> [(args, env)…] for one action, or None (fallback).
 
     params: the model's Params; clauses: (condition node, coverage name, level) of each
     require in the order written, level -1 for those that read no parameter; scope: the
-    kinds of the action's locals (player and every parameter)."""
+    kinds of the action's locals (player and every parameter); domains: (syntax node, scope
+    it is computed in) of each parameter's domain, written into the lister (else each is
+    computed by its compiled function, Param.domain)."""
     try:
-        return _Writer(codegen, action_name, params, clauses, scope).function()
+        return _Writer(codegen, action_name, params, clauses, scope, domains).function()
     except (SyntaxError, RecursionError, MemoryError, CompileError):
         return None
 
@@ -114,8 +127,9 @@ def _helpers() -> dict:
 
 
 class _Writer:
-    def __init__(self, codegen, action_name, params, clauses, scope):
+    def __init__(self, codegen, action_name, params, clauses, scope, domains=None):
         self.g = codegen
+        self.domains = domains
         self.name = action_name
         self.params = params
         self.names = [p.name for p in params]
@@ -229,7 +243,8 @@ class _Writer:
         else:
             source = f"it{i}"
         self.emit(depth, f"for {self._choice(i)} in {source}:")
-        if any(name in p.depends for p in self.params[i + 1:]):   # `e` is only what domains read
+        if any(name in p.depends and self._domain(j) is None
+               for j, p in enumerate(self.params[i + 1:], start=i + 1)):   # `e` is only what domains read
             self.emit(depth + 1, f"e[{name!r}] = v{i}")
         self.emit(depth + 1, f"{_RESET}{i}")   # the values kept per choice of i start here
         self._read_fields(i, depth + 1)
@@ -315,7 +330,48 @@ class _Writer:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 self.kept.append(id(n))
             shared.append(number)
-        self.emit(depth, f"for {self._choice(i)} in {self._narrowed(i, depth)}:")
+        source = self._narrowed(i, depth)
+        if leaf and not stop_first and source == f"it{i}" and self._unrolled(i, depth, shared):
+            return
+        self.emit(depth, f"for {self._choice(i)} in {source}:")
+        self._loop_body(i, depth, shared, leaf, stop_first)
+
+    def _unrolled(self, i: int, depth: int, shared: list) -> bool:
+        """The last loop, over a few plain values known at load (`way in ["up_left",
+        "up_right"]`), written out once per value, each copy with the value known
+        (CodeGen.literals): what the requires compute from it alone is computed at load
+        (`rises[way]`, a step in that direction read from its table). Each copy is a loop
+        over that one value, so that the requires' `continue` and the order of the work stay
+        those of the loop. Only when some copy computes something at load (False: nothing
+        written, the plain loop is)."""
+        param = self.params[i]
+        values = param.fixed
+        if param.encode_pieces or values is None or not 0 < len(values) <= _UNROLLED \
+                or not all(type(v) in (str, int) for v in values):
+            return False
+        g = self.g
+        outer, folds = self.lines, g.folds
+        copies = []
+        try:
+            for value in values:
+                self.lines = []
+                g.literals[f"v{i}"] = value
+                self._loop_body(i, depth, shared, True, False)
+                copies.append((value, self.lines))
+        finally:
+            g.literals.pop(f"v{i}", None)
+            self.lines = outer
+        if g.folds == folds:
+            return False
+        for value, lines in copies:
+            self.emit(depth, f"for v{i} in ({value!r},):")
+            self.lines += lines
+        return True
+
+    def _loop_body(self, i: int, depth: int, shared: list, leaf: bool, stop_first: bool) -> None:
+        """The body of the loop over parameter i: its requires, then the move or the choice kept."""
+        g = self.g
+        clauses = self.at[i]
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
@@ -412,8 +468,10 @@ class _Writer:
         """Whether a require of parameter i can neither fail nor charge a step, whatever the
         choice: it tests whether a zone of a family indexed by the choice is empty."""
         source = self._plain(node)
+        plain = rf"[(]?v{i}[)]?"
+        key = rf"(_z\d+\[{plain}\]|_zk\d+\.get[(](?P<a>{plain})[)] or _z\d+\[(?P=a)\])"
         return source is not None and re.fullmatch(
-            rf"[(]*(not |not not )?[(]*_s_zones\[_z\d+\[[(]?v{i}[)]?\]\][)]*", source) is not None
+            rf"[(]*(not |not not )?[(]*_s_zones\[{key}\][)]*", source) is not None
 
     def _table_equality(self, i: int, node) -> tuple[str, str] | None:
         """(table, source of v) for a require `T(x) == v` or `v == T(x)`, x parameter i's
@@ -514,14 +572,15 @@ class _Writer:
         if param.fixed is not None:   # known at load: nothing to compute, nothing to check
             self.emit(depth, f"it{i} = {g.bind(param.fixed, 'fixed')}")
             return
-        domain = g.bind(param.domain, "dom")
+        written = self._domain(i)
+        domain = f"{g.bind(param.domain, 'dom')}(c, e)" if written is None else written
         labels = "_m_labels(c, d)" if param.encode_pieces else "None"
         taken = self._taken(i)
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
         keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())" if param.encode_pieces \
-            else "_m_unique(d)"
-        compute = [f"d = {domain}(c, e)", f"f{i} = {keep}"]
+            else "d" if written is not None and self._distinct(i) else "_m_unique(d)"
+        compute = [f"d = {domain}", f"f{i} = {keep}"]
         if i == 0:
             for line in compute:
                 self.emit(depth, line)
@@ -533,26 +592,87 @@ class _Writer:
         else:
             # The same domain list met again (a constant, as `cells` is in `if … then … else
             # cells`) keeps the choices made of it: the same list object (kept, so that its id
-            # stays its own), the same choices, the same `it{i}` for the last loop's memo.
-            self.top += [f"m{i} = {{}}", f"ud{i} = {{}}"]
-            compute = [f"d = {domain}(c, e)", f"u = ud{i}.get(_m_id(d))",
-                       f"if u is None: u = ud{i}[_m_id(d)] = (d, {keep})", f"f{i} = u[1]"]
-            self.emit(depth, f"k = ({''.join(f'v{self.names.index(d)}, ' for d in param.depends)})")
-            self.emit(depth, "try:")
-            self.emit(depth + 1, f"f{i} = m{i}[k]")
-            self.emit(depth, "except _m_KeyError:")
-            for line in compute:
-                self.emit(depth + 1, line)
-            self.emit(depth + 1, f"m{i}[k] = f{i}")
+            # stays its own), the same choices, the same `it{i}` for the last loop's memo. A
+            # list display or comprehension is a new list each time: nothing to meet again.
+            self.top.append(f"m{i} = {{}}")
+            if not (written is not None and written.startswith("[")):
+                self.top.append(f"ud{i} = {{}}")
+                compute = [f"d = {domain}", f"u = ud{i}.get(_m_id(d))",
+                           f"if u is None: u = ud{i}[_m_id(d)] = (d, {keep})", f"f{i} = u[1]"]
+            values = [f"v{self.names.index(d)}" for d in param.depends]
+            # One value is its own key (a tuple of one would be made for nothing).
+            self.emit(depth, f"k = {values[0] if len(values) == 1 else '(' + ''.join(v + ', ' for v in values) + ')'}")
+            self.emit(depth, "try:")   # `get`: a missing key raises nothing (an exception costs more than the lookup)
+            self.emit(depth + 1, f"f{i} = m{i}.get(k)")
             self.emit(depth, "except _m_TypeError:")   # a value that cannot be a key: computed each time, as the walk does
+            self.emit(depth + 1, f"f{i} = None")
+            self.emit(depth + 1, "k = _UNSET")
+            self.emit(depth, f"if f{i} is None:")
             for line in compute:
                 self.emit(depth + 1, line)
+            self.emit(depth + 1, f"if k is not _UNSET: m{i}[k] = f{i}")
         if taken:
             self.emit(depth, f"it{i} = _m_distinct(f{i}[0], f{i}[1], {{{', '.join(taken)}}})")
         else:
             self.emit(depth, f"it{i} = f{i}")
 
+    def _domain(self, i: int) -> str | None:
+        """The source of parameter i's domain written into the lister, its earlier choices
+        read from their locals (no call of the compiled domain, no `e` to fill): the same
+        expression, so the same values, steps and faults. Written in full, without the
+        values the requires keep. None when the lister was given no syntax node."""
+        if self.domains is None or self.params[i].fixed is not None:
+            return None
+        node, scope = self.domains[i]
+        binds = {n: b for n, b in self.binds.items() if n == "player" or n in self.names[:i]}
+        g = self.g
+        hoisted, g._hoisted = g._hoisted, {}
+        try:
+            return g.src(node, {n: k for n, k in scope.items() if n not in binds}, binds)
+        finally:
+            g._hoisted = hoisted
 
+    def _distinct(self, i: int) -> bool:
+        """Whether parameter i's domain never holds a value twice, so that its distinct choices
+        are the list itself: a comprehension `[x for x in S where …]` keeping the items of a
+        list S of distinct texts (a fixed board's cells or neighbours, an enum, such a
+        comprehension, a def without parameters that is one)."""
+        node, scope = self.domains[i]
+        return _distinct_texts(self.g, node, {n: None for n in scope} | {n: None for n in self.names[:i]}, 0)
+
+
+
+def _distinct_texts(g, node, local: dict, depth: int) -> bool:
+    """Whether `node` (read with the names of `local` bound) is a list of distinct texts,
+    proven from its shape: see _Writer._distinct."""
+    if depth > 8:
+        return False
+    from .. import boards
+    x = g.x
+    if isinstance(node, ast.ListComp):
+        return not node.more and isinstance(node.element, ast.Name) and node.element.name == node.var \
+            and _distinct_texts(g, node.source, local, depth + 1)
+    if isinstance(node, ast.Call) and node.func not in local:
+        if node.func == "neighbours" and len(node.args) == 2 and x.program.get(node.func) is None \
+                and x.zones.get(node.func) is None and isinstance(node.args[0], ast.Name):
+            record = x.boards.get(node.args[0].name)
+            return record is not None and not record.is_open and node.args[0].name not in local \
+                and all(_texts_apart(near) for near in record.adjacency.values())
+        decl = x.program.get(node.func, "def")
+        return decl is not None and not decl.params and not node.args \
+            and _distinct_texts(g, decl.body, {}, depth + 1)
+    if isinstance(node, ast.Name) and node.name not in local:
+        decl = x.program.get(node.name, "def")
+        if decl is not None:
+            return not decl.params and _distinct_texts(g, decl.body, {}, depth + 1)
+        value = x.fixed_list(node, local)
+        return value is not None and _texts_apart(value)
+    return False
+
+
+def _texts_apart(values) -> bool:
+    """Whether every value is a text and none is there twice."""
+    return all(type(v) is str for v in values) and len(set(values)) == len(values)
 
 
 def _state_only_calls(g, node, seen: set):
