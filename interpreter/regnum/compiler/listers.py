@@ -351,6 +351,7 @@ class _Writer:
             return False
         g = self.g
         outer, folds = self.lines, g.folds
+        memos = len(g._inner_memos) if g._inner_memos is not None else 0
         copies = []
         try:
             for value in values:
@@ -362,6 +363,8 @@ class _Writer:
             g.literals.pop(f"v{i}", None)
             self.lines = outer
         if g.folds == folds:
+            if g._inner_memos is not None:
+                del g._inner_memos[memos:]   # the copies' searches kept per item: not written
             return False
         for value, lines in copies:
             self.emit(depth, f"for v{i} in ({value!r},):")
