@@ -35,8 +35,10 @@ ENV = "REGNUM_COMPILED"
 # The modules compiled: those a playout spends its time in, outside the generated code
 # (the VM and its instructions, the move's bookkeeping, the listings' plumbing, the helpers
 # and builtins the generated code calls, the boards' queries, majority scoring, the generator).
+# Play-time code only: a compiled function recursing has no recursion limit, so the
+# compiler's walks (whose depth a ruleset chooses) stay in Python.
 MODULES = ("regnum.engine.runtime", "regnum.engine.game", "regnum.engine.decisions",
-           "regnum.engine.state", "regnum.compiler.statements", "regnum.compiler.codegen",
+           "regnum.engine.state", "regnum.compiler.statements", "regnum.compiler.helpers",
            "regnum.builtins", "regnum.boards", "regnum.opengrid", "regnum.scoring", "regnum.rng",
            "regnum.agents")
 # Untyped: annotations are documentation here, not C types (an `int` parameter may get a

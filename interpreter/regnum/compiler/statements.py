@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import ast
 from ..builtins import EvalError
 from ..engine.state import ZoneRef
-from .codegen import _seat
+from .helpers import _seat
 from .expressions import CompileError, ExprCompiler
 from .model import Code
 from .text import format_value, said

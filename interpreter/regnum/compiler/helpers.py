@@ -1,0 +1,207 @@
+"""The small functions the generated code calls while a game is played.
+
+Why a module of their own: they are play-time code, called from every generated lister,
+def and native procedure, while the rest of codegen runs once, when a ruleset is compiled.
+Kept apart, they can be compiled by the optional compiled backend (regnum.compiled) without
+the compiler's recursive walk of the syntax tree, whose depth a ruleset chooses and which
+only Python's own recursion limit turns into a located error.
+"""
+from __future__ import annotations
+
+import operator
+
+from .. import boards
+from ..builtins import EvalError
+from ..engine.state import ZoneRef
+from .text import format_value, text_of
+
+
+def _deref(c, v):
+    """A local may hold a zone reference (a rule parameter); in a value it means the contents."""
+    return c.state.zones.get(v, []) if type(v) is ZoneRef else v
+
+
+def _cell_value(c, name, board, cell):
+    """A variable per cell of an open grid: its value, or its start at a cell not in use."""
+    values = c.state.tables[name]
+    if cell in values:
+        return values[cell]
+    return _cell_start(c, name, board, cell)
+
+
+def _cell_start(c, name, board, cell):
+    """The start of a variable per cell of an open grid, at a cell not in use (checked: a
+    text met before as a cell is not parsed again)."""
+    if cell not in _CELLS and boards.coordinates(cell) is None:
+        raise EvalError(f"{name}({cell!r}): {cell!r} is not a cell (row,col)")
+    return c.state.grids[board]["start"][name]
+
+
+_CELLS = boards.PARSED   # the texts already parsed as cells: a text found there is a cell
+
+
+def _attr(c, v, name):
+    if type(v) is int:
+        return c.state.pieces[v][name]
+    if isinstance(v, dict):
+        try:
+            return v[name]
+        except KeyError:
+            raise EvalError(f"the map has no key {name!r}") from None
+    if v is None:
+        raise EvalError(f"'.{name}' of none")
+    if type(v) is str and name in ("row", "col"):
+        return boards.coordinate(v, name)
+    raise EvalError(f"a {type(v).__name__} has no attribute '{name}'")
+
+
+def _row(c, v):
+    """`v.row`: a cell met before is one lookup; anything else (a piece, a map, a text never
+    met) goes through _attr."""
+    try:
+        return _CELLS[v][0]
+    except (KeyError, TypeError):
+        return _attr(c, v, "row")
+
+
+def _col(c, v):
+    try:
+        return _CELLS[v][1]
+    except (KeyError, TypeError):
+        return _attr(c, v, "col")
+
+
+def _seat(c, p):
+    """A seat number, checked: a per-player value of a seat that does not exist is an error."""
+    if type(p) is int and 0 <= p < c.n:
+        return p
+    raise EvalError(f"{p!r} is not a seat of this game (seats are 0–{c.n - 1})")
+
+
+def _index(o, i):
+    try:
+        return o[i]
+    except (IndexError, KeyError, TypeError):
+        text = repr(o)
+        raise EvalError(f"no item {i!r} in {text if len(text) < 40 else text[:37] + '…'}") from None
+
+
+def _div(a, b):
+    if b == 0:
+        raise EvalError("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise EvalError("modulo by zero")
+    return a % b
+
+
+def _in(c, a, b):
+    if type(b) is list or type(b) is str:
+        # A search is work, counted; each comparison of a list, map or text with an item goes
+        # through it.
+        c.steps += len(b) * (1 + len(a)) if type(a) in (list, dict, str) and type(b) is list else len(b)
+        if c.steps > c.max_steps:
+            c.runaway()
+    try:
+        return a in b
+    except TypeError:
+        raise EvalError(f"'in' needs a list or map on its right, not {type(b).__name__}") from None
+
+
+def _walk(c, items):
+    """Count what a generator or a builtin goes through against the step limit."""
+    steps = c.steps = c.steps + len(items)
+    if steps > c.max_steps:
+        c.runaway()
+    return items
+
+
+def _walk_items(c, items):
+    """What a builtin that compares or copies items goes through: each item, and each item's
+    own items when they are lists, maps or texts (sorting lists compares them item by item)."""
+    n = len(items)
+    if n and type(items) is list and type(items[0]) in _SIZED:
+        if set(map(type, items)) <= _SIZED:   # the common case, counted without a Python loop
+            n += sum(map(len, items))
+        else:
+            n += sum(len(x) if type(x) in _SIZED else 1 for x in items)
+    return _walk(c, items) if n == len(items) else _charged(c, n, items)
+
+
+_SIZED = frozenset((list, dict, str))   # the values whose items a comparison or a copy goes through
+
+
+def _charged(c, n, value):
+    c.charge(n)
+    return value
+
+
+def _add(c, a, b):
+    """`+` where the checker could not prove both sides numbers: joined texts and lists are
+    work and values like any other, so their size is counted and bounded before it is built."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    try:
+        size = len(a) + len(b)
+    except TypeError:
+        return a + b   # numbers (or a mismatch Python reports as it would)
+    if size > c.limits.value_size:
+        c.too_big(a, size)
+    c.charge(size)
+    return a + b
+
+
+def _mul(c, a, b):
+    """`*` where the checker could not prove both sides numbers: a text or list repeated
+    would be built at any size, so it is refused unless both are numbers."""
+    if type(a) is int and type(b) is int:
+        return a * b
+    raise EvalError(f"'*' needs numbers, not {type(a).__name__} and {type(b).__name__}")
+
+
+def _compare(c, a, b, op):
+    """A comparison the checker could not prove cheap: lists, maps and texts compare item by
+    item, and that work is counted."""
+    if type(a) is list or type(a) is str or type(a) is dict:
+        if type(b) is type(a):
+            c.steps += min(len(a), len(b))
+            if c.steps > c.max_steps:
+                c.runaway()
+    return _OPERATORS[op](a, b)
+
+
+_OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+              ">": operator.gt, ">=": operator.ge}
+
+
+def _range(c, a, b=None):
+    lo, hi = (0, a) if b is None else (a, b)
+    if type(lo) is not int or type(hi) is not int:
+        raise EvalError(f"range() needs whole numbers, not {lo!r} and {hi!r}")
+    if hi > lo:   # counted before it is built: a range past a limit is never built
+        if hi - lo > c.limits.value_size:
+            c.too_big([], hi - lo, f"range({lo}, {hi})")
+        c.charge(hi - lo)
+    return list(range(lo, hi))
+
+
+def _last(items):
+    return items[-1] if items else None
+
+
+def _argbest(pairs, highest):
+    best, out = None, []
+    for x, v in pairs:
+        if best is None or (v > best if highest else v < best):
+            best, out = v, [x]
+        elif v == best:
+            out.append(x)
+    return out
+
+
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+           "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
+           "EvalError": EvalError, "_UNSET": object()}
