@@ -15,7 +15,7 @@ from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
+from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -382,15 +382,36 @@ class Game:
 
     def _apply(self, move: Move, env: dict) -> None:
         state = self._state
-        journal = Journal(state)
-        events_before = len(self.events)
+        flow = state.flow
+        cache = self._cache
+        seats = cache.get("waiting")
+        if seats is None:
+            seats = cache["waiting"] = waiting_seats(flow)
+        player = move.player
+        stack = seats[player]
+        threads = flow["threads"]
+        journal = Journal(state, stack)
+        events = self.events
+        events_before = len(events)
         # What this move counts, added to self.hits once it succeeded (None: no coverage).
         hits: dict | None = {} if self.hits is not None else None
-        ctx = self._reused(hits)
+        ctx = self._move_ctx
+        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, events, self.narrate,
+                                       self.limits)
+        # Else the context the last move left, which succeeded (a failed one drops it): it
+        # pushed no frame outside the stacks it ran, left no trigger pending and read no
+        # earlier state, so of what a new Ctx holds only these can differ.
+        bound = self._size_bound
+        ctx.size_bound = bound if bound is not None else self._bound(state)
+        ctx.hits, ctx.events, ctx.narrate = hits, events, self.narrate
+        ctx.steps = ctx.added = 0
+        ctx.last_ranking = None
+        if ctx.fired or ctx.deferred:   # never after a move that succeeded, as things stand
+            ctx.fired, ctx.deferred = [], []
         ctx.undo = journal.entries
         ctx.frames = journal
         try:
-            stack = self._waiting()[move.player]
             frame = stack[-1]
             local = dict(frame[2])   # the frame, copied on write as run_stack does
             del local["$asked"], local["$actions"]
@@ -405,17 +426,26 @@ class Game:
             # On top now: the answered frame or what the action pushed, all made by this move.
             signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
-            if signal == "end":
-                state.flow["main"] = []
-                state.flow["threads"] = None
+            if signal == ASK and flow["threads"] is threads and "$asked" in stack[-1][2] \
+                    and (threads is None or len(seats) == len(threads)):
+                # The stack asks again and every other stack of the flow waited already (one
+                # seat per thread), untouched: advance has nothing to run.
+                asked = stack[-1][2]["$asked"]
+                ctx.settled = True
+            else:
+                asked = None
+                if signal == "end":
+                    flow["main"] = []
+                    flow["threads"] = None
             advance(ctx)
             check_size(ctx, action.span)
             size_bound = ctx.size_bound + ctx.added
         except BaseException:
             ctx.frames = None
-            journal.undo(state)
-            del self.events[events_before:]
-            self._cache.pop("waiting", None)   # the flow's stacks are new lists (the moves listed stand)
+            self._move_ctx = None   # whatever the failure left in it
+            journal.rollback(state)
+            del events[events_before:]
+            cache.pop("waiting", None)   # the main stack is a new list (the moves listed stand)
             raise
         finally:
             ctx.undo = []
@@ -431,7 +461,18 @@ class Game:
         self._last = journal
         self._prev_state = None
         self._moves.append(move)
-        self._cache = {}
+        # The position's caches: who waits is known without a scan when the flow's stacks all
+        # waited and the one that ran asks again, the seat it asked before (threads) or any
+        # seat (the main stack, the only one).
+        if asked is None:
+            self._cache = {}
+        elif threads is None:
+            self._cache = {"waiting": {asked: stack}}
+        elif asked == player:
+            self._cache = {"waiting": seats, "to_move": cache["to_move"]} if "to_move" in cache \
+                else {"waiting": seats}
+        else:
+            self._cache = {}
 
     def _asking_at(self, stack) -> str:
         """Where the flow stands: the `ask` the game waits at (or the flow, once it is over)."""
@@ -453,7 +494,9 @@ class Game:
                     dict(self.hits) if self.hits is not None else None, list(self.events),
                     self.narrate, self.limits)
         game._size_bound = self._size_bound
-        game._last = self._last   # never written again, so shared safely
+        if self._last is not None:   # never written again once whole, so shared safely
+            self._last.freeze()
+        game._last = self._last
         game._prev_state = self._prev_state
         return game
 

@@ -43,7 +43,7 @@ class Ctx:
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base", "undo", "frames", "earlier_fn")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -73,6 +73,7 @@ class Ctx:
         self.earlier_fn = None   # builds `earlier` when previous(…) is first read
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
         self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
+        self.settled = False     # set by a move that knows every stack of the flow waits (see advance)
 
     def reset(self, hits: dict, size_bound: int, events: list, narrate: bool) -> None:
         """Ready for another step of the same game (a move, a listing): nothing of the last."""
@@ -91,6 +92,7 @@ class Ctx:
         self.earlier_fn = None
         self.undo = []
         self.frames = None
+        self.settled = False
 
     def hit(self, rule: str) -> None:
         hits = self.hits
@@ -561,10 +563,11 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
 def check_size(ctx: Ctx, span) -> None:
     """The state's total size within its limit, after a step that stored large values (the
     step is then refused as a whole, like any other fault)."""
-    try:
-        ctx.check_size()
-    except _Overflow as err:
-        raise LimitExceeded(str(err), span, err.hint) from None
+    if ctx.size_bound + ctx.added > ctx.limits.state_size:   # else Ctx.check_size measures nothing
+        try:
+            ctx.check_size()
+        except _Overflow as err:
+            raise LimitExceeded(str(err), span, err.hint) from None
 
 
 def waiting(stack: list) -> bool:
@@ -572,7 +575,11 @@ def waiting(stack: list) -> bool:
 
 
 def advance(ctx: Ctx) -> None:
-    """Run the flow until every running stack waits for a decision, or the game ends."""
+    """Run the flow until every running stack waits for a decision, or the game ends.
+    Nothing to do when the move that ran knows every stack waits (`ctx.settled`)."""
+    if ctx.settled:
+        ctx.settled = False
+        return
     flow = ctx.state.flow
     while True:
         threads = flow["threads"]
@@ -583,6 +590,8 @@ def advance(ctx: Ctx) -> None:
                 if stack:
                     if "$asked" in stack[-1][2]:   # waiting (the usual case)
                         continue
+                    if ctx.frames is not None:   # during a move: its journal copies the stack first
+                        ctx.frames.keep(stack)
                     signal = run_stack(ctx, stack)   # not waiting: run it on
                     if signal == END:
                         _end(flow)
