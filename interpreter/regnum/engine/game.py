@@ -19,6 +19,13 @@ from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_sta
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
+_FAULTS = decisions._FAULTS
+
+# What Move(player, action, args) does, without its frozen dataclass __init__ (which sets each
+# field by name through object.__setattr__): the object made, each slot set by its descriptor.
+# For the one move _play_nth plays (tests/unit/test_engine_overhead.py compares the two).
+_new_move = object.__new__
+_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 
 class Game:
@@ -240,27 +247,51 @@ class Game:
 
     def _listed(self, player: int) -> list:
         """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
-        listed once per position."""
+        listed once per position (kept under the seat's number: the cache's other keys are
+        texts and pairs). The calls of a listing that misses are written out: _waiting,
+        _listing_ctx and, for an action with a generated lister and no prefer, candidates."""
         cache = self._cache
-        cached = cache.get(("listed", player))
+        cached = cache.get(player)
         if cached is not None:
             return cached
-        stack = self._waiting().get(player)
+        seats = cache.get("waiting")
+        if seats is None:
+            seats = cache["waiting"] = waiting_seats(self._state.flow)
+        stack = seats.get(player)
         out = []
         if stack is not None:
-            ctx = self._listing_ctx()
+            ctx = self._list_ctx
+            state = self._state
+            if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+                ctx = self._listing_ctx()
+            else:   # _listing_ctx(), for the context it keeps
+                bound = self._size_bound
+                ctx.size_bound = bound if bound is not None else self._bound(state)
+                ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
+                ctx.steps = ctx.added = 0
             actions = self.model.actions
             for name in stack[-1][2]["$actions"]:
                 action = actions[name]
                 try:
-                    found = decisions.candidates(ctx, action, player)
+                    lister = action.lister
+                    if lister is None or action.prefers:
+                        found = decisions.candidates(ctx, action, player)
+                    else:   # decisions.candidates, written out
+                        hits = {} if ctx.hits is not None else None
+                        try:
+                            found = lister(ctx, player, hits, False)
+                        except _FAULTS:
+                            found = decisions._enumerate_plainly(ctx, action, player, True, False)
+                        else:
+                            if hits:
+                                decisions._add_hits(ctx, hits)
                 except BaseException as err:   # located as guarded() does, only when it failed
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
                 out.append((name, found))
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
-        cache[("listed", player)] = out
+        cache[player] = out
         return out
 
     def _candidates(self, player: int) -> list:
@@ -337,7 +368,10 @@ class Game:
                     break
                 i -= len(found)
             args, env = found[i]
-        move = Move(player, name, dict(args))
+        move = _new_move(Move)   # Move(player, name, dict(args)), its slots set directly
+        _set_player(move, player)
+        _set_action(move, name)
+        _set_args(move, dict(args))
         try:
             self._apply(move, env)
         except RulesetError as err:
