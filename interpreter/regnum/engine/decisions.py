@@ -12,8 +12,6 @@ from ..moves import IllegalMove, Move
 from .runtime import Ctx, _Overflow
 
 _LABEL = itemgetter(1)
-_LABEL_OF = itemgetter("label")
-_ONLY_INT = frozenset((int,))
 
 
 class _Apart:
@@ -35,13 +33,6 @@ def _piece_labels(ctx: Ctx, values: list) -> "dict | _Apart":
     """Label of each piece in a domain (a dict, or an _Apart): its name, or name#id where
     equal names hide different pieces."""
     pieces = ctx.state.pieces
-    if _ONLY_INT.issuperset(map(type, values)):
-        # Only pieces (the usual case): their labels read without a Python loop.
-        names = list(map(_LABEL_OF, map(pieces.__getitem__, values)))
-        if len(set(names)) == len(names):   # each named apart (so none twice either)
-            apart = _Apart()
-            apart.of, apart.pairs, apart.labels = values, list(zip(values, names)), None
-            return apart
     pairs = [(v, pieces[v]["label"]) for v in values if type(v) is int]
     if len(set(map(_LABEL, pairs))) == len(pairs):  # every piece has its own name
         if len(pairs) == len(values):   # the usual case: only pieces (so none twice either)
