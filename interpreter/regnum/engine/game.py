@@ -501,7 +501,7 @@ class Game:
         if asked is None:
             self._cache = {}
         elif threads is None:
-            self._cache = {"waiting": {asked: stack}}
+            self._cache = {"waiting": {asked: stack}, "to_move": [asked]}
         elif asked == player:
             self._cache = {"waiting": seats, "to_move": cache["to_move"]} if "to_move" in cache \
                 else {"waiting": seats}

@@ -8,6 +8,7 @@ simultaneous step spawns its threads, or when the flow ends. Effects
 from __future__ import annotations
 
 from contextlib import contextmanager
+from operator import itemgetter
 
 from .. import rng
 from ..builtins import EvalError
@@ -141,13 +142,17 @@ class Ctx:
         if old == key:
             return
         zones = state.zones
-        if key not in zones:
-            self.open_zone(key)
         owned = state._owned   # State.writable, inlined: the hottest effect of most games
+        if key in owned:   # a zone the state owns is one it has (the usual case)
+            dest = zones[key]
+        else:
+            if key not in zones:
+                self.open_zone(key)
+            dest = state.writable(key)
         zone = zones[old] if old in owned else state.writable(old)
         i = zone.index(piece)
         del zone[i]
-        (zones[key] if key in owned else state.writable(key)).append(piece)
+        dest.append(piece)
         where[piece] = key
         self.undo.append((undo_move, piece, old, i, key))
         revealed = state.revealed
@@ -538,9 +543,10 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
     """Apply an action whose body is a native function, with the same errors as the VM gives."""
-    args = [env["player"]]
-    for param in action.params:
-        args.append(env[param.name])
+    read = action.native_args
+    if read is None:
+        read = action.native_args = _arguments(action)
+    args = read(env)
     try:
         action.native(ctx, *args)
         if ctx.fired:
@@ -558,6 +564,14 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
                            _where(ctx, err, action.span)) from None
+
+
+def _arguments(action):
+    """(env) -> [player, each parameter's value, in order]: what a native action is called
+    with, read by one itemgetter (a tuple) when it has parameters."""
+    if not action.params:
+        return lambda env: (env["player"],)
+    return itemgetter("player", *[param.name for param in action.params])
 
 
 def check_size(ctx: Ctx, span) -> None:

@@ -254,13 +254,13 @@ class Journal:
     (run_stack), so the frames the shape holds are never changed after.
 
     The stacks of a simultaneous step's threads are copied only when the move may change
-    them (`keep`): the stack it answers, at once, and a thread's stack the flow runs on
-    (runtime.advance), before it runs. Every other thread's stack is only referred to:
-    until the next move it is as the move found it. So a failed move is undone in place
-    (`rollback`: every list of the flow as it was, which the journal of the move before
-    refers to), and a journal another game shares is made whole first (`freeze`)."""
+    them: the stack it answers (`stack`, copied as `found`) at once, and a thread's stack the
+    flow runs on (runtime.advance calls `keep`) before it runs. Every other thread's stack is
+    only referred to: until the next move it is as the move found it. So a failed move is
+    undone in place (`rollback`: every list of the flow as it was, which the journal of the
+    move before refers to), and a journal another game shares is made whole first (`freeze`)."""
 
-    __slots__ = ("rng", "once", "moves", "main", "threads", "entries", "frames", "kept")
+    __slots__ = ("rng", "once", "moves", "main", "threads", "entries", "frames", "stack", "found", "kept")
 
     def __init__(self, state: State, stack: list | None = None):
         """`stack`: the stack the move answers (None: keep every thread's stack now)."""
@@ -270,38 +270,45 @@ class Journal:
         flow = state.flow
         self.main = flow["main"][:]
         threads = flow["threads"]
+        self.stack = self.found = self.kept = None
         if threads is None:
-            self.threads = self.kept = None
+            self.threads = None
         else:   # the threads' records, whose "player" and "stack" are never replaced
             self.threads = threads[:]
             if stack is None:
                 self.kept = {id(t["stack"]): (t["stack"], t["stack"][:]) for t in threads}
             else:
-                self.kept = {id(stack): (stack, stack[:])}
+                self.stack, self.found = stack, stack[:]
         self.entries: list = []
         self.frames: set | None = None   # frame_ids(), once asked
 
     def keep(self, stack: list) -> None:
         """A thread's stack is about to change: copy it first, if not already kept."""
+        if self.threads is None or stack is self.stack:
+            return
         kept = self.kept
-        if kept is not None and id(stack) not in kept:
+        if kept is None:
+            kept = self.kept = {}
+        if id(stack) not in kept:
             kept[id(stack)] = (stack, stack[:])
 
     def _stacks(self):
         """(player, the stack as the move found it) of each thread."""
-        kept = self.kept
+        mine, kept = self.stack, self.kept or {}
         for t in self.threads:
             stack = t["stack"]
-            found = kept.get(id(stack))
-            yield t["player"], stack if found is None else found[1]
+            if stack is mine:
+                yield t["player"], self.found
+            else:
+                found = kept.get(id(stack))
+                yield t["player"], stack if found is None else found[1]
 
     def freeze(self) -> None:
         """Copy every thread's stack now (the journal no longer refers to the flow's lists):
         before another game shares the journal, whose flow goes on without this one's."""
         if self.threads is not None:
-            threads = [{"player": p, "stack": stack[:]} for p, stack in self._stacks()]
-            self.threads = threads
-            self.kept = {}
+            self.threads = [{"player": p, "stack": stack[:]} for p, stack in self._stacks()]
+            self.stack = self.found = self.kept = None
 
     def frame_ids(self) -> set:
         """The ids of the frames the flow held when the move began (the VM copies one before
@@ -329,7 +336,9 @@ class Journal:
         if self.threads is None:
             s.flow["threads"] = None
         else:
-            for stack, found in self.kept.values():
+            if self.stack is not None:
+                self.stack[:] = self.found
+            for stack, found in (self.kept or {}).values():
                 stack[:] = found
             s.flow["threads"] = self.threads[:]
 
