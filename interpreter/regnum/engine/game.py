@@ -15,7 +15,8 @@ from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
+from .runtime import (ASK, NATIVE_FAULTS, Ctx, advance, arguments, check_size, guarded, native_fault, run_stack,
+                      waiting_seats)
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -248,51 +249,9 @@ class Game:
     def _listed(self, player: int) -> list:
         """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
         listed once per position (kept under the seat's number: the cache's other keys are
-        texts and pairs). The calls of a listing that misses are written out: _waiting,
-        _listing_ctx and, for an action with a generated lister and no prefer, candidates."""
-        cache = self._cache
-        cached = cache.get(player)
-        if cached is not None:
-            return cached
-        seats = cache.get("waiting")
-        if seats is None:
-            seats = cache["waiting"] = waiting_seats(self._state.flow)
-        stack = seats.get(player)
-        out = []
-        if stack is not None:
-            ctx = self._list_ctx
-            state = self._state
-            if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
-                ctx = self._listing_ctx()
-            else:   # _listing_ctx(), for the context it keeps
-                bound = self._size_bound
-                ctx.size_bound = bound if bound is not None else self._bound(state)
-                ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
-                ctx.steps = ctx.added = 0
-            actions = self.model.actions
-            for name in stack[-1][2]["$actions"]:
-                action = actions[name]
-                try:
-                    lister = action.lister
-                    if lister is None or action.prefers:
-                        found = decisions.candidates(ctx, action, player)
-                    else:   # decisions.candidates, written out
-                        hits = {} if ctx.hits is not None else None
-                        try:
-                            found = lister(ctx, player, hits, False)
-                        except _FAULTS:
-                            found = decisions._enumerate_plainly(ctx, action, player, True, False)
-                        else:
-                            if hits:
-                                decisions._add_hits(ctx, hits)
-                except BaseException as err:   # located as guarded() does, only when it failed
-                    with guarded(action.span, f"while listing the moves of '{name}'"):
-                        raise err
-                out.append((name, found))
-            if ctx.steps > self.peak_steps:
-                self.peak_steps = ctx.steps
-        cache[player] = out
-        return out
+        texts and pairs) by `_play_nth(player, None)`."""
+        cached = self._cache.get(player)
+        return cached if cached is not None else self._play_nth(player, None)
 
     def _candidates(self, player: int) -> list:
         """(action, args, env) of each legal move of `player`, in order."""
@@ -349,8 +308,56 @@ class Game:
         """What `play(legal_moves(player)[pick(n)])` does, n being the number of legal moves of
         `player` (a seat to move), without making a Move of every legal move: the one played,
         which is returned; None, with nothing played and `pick` not called, when there is no
-        legal move. For play_random_game, whose agents only pick an index."""
-        listed = self._listed(player)
+        legal move. For play_random_game, whose agents only pick an index.
+
+        The listing is written out here, where a random playout makes it (the calls of
+        _waiting, _listing_ctx and, for an action with a generated lister and no prefer,
+        decisions.candidates with it): `pick` None lists only, and returns the listing
+        (for _listed)."""
+        cache = self._cache
+        out = cache.get(player)
+        if out is None:
+            seats = cache.get("waiting")
+            if seats is None:
+                seats = cache["waiting"] = waiting_seats(self._state.flow)
+            stack = seats.get(player)
+            out = []
+            if stack is not None:
+                ctx = self._list_ctx
+                state = self._state
+                if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+                    ctx = self._listing_ctx()
+                else:   # _listing_ctx(), for the context it keeps
+                    bound = self._size_bound
+                    ctx.size_bound = bound if bound is not None else self._bound(state)
+                    ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
+                    ctx.steps = ctx.added = 0
+                actions = self.model.actions
+                for name in stack[-1][2]["$actions"]:
+                    action = actions[name]
+                    try:
+                        lister = action.lister
+                        if lister is None or action.prefers:
+                            found = decisions.candidates(ctx, action, player)
+                        else:   # decisions.candidates, written out
+                            hits = {} if ctx.hits is not None else None
+                            try:
+                                found = lister(ctx, player, hits, False)
+                            except _FAULTS:
+                                found = decisions._enumerate_plainly(ctx, action, player, True, False)
+                            else:
+                                if hits:
+                                    decisions._add_hits(ctx, hits)
+                    except BaseException as err:   # located as guarded() does, only when it failed
+                        with guarded(action.span, f"while listing the moves of '{name}'"):
+                            raise err
+                    out.append((name, found))
+                if ctx.steps > self.peak_steps:
+                    self.peak_steps = ctx.steps
+            cache[player] = out
+        if pick is None:
+            return out
+        listed = out
         if len(listed) == 1:   # one action asked for (the usual case): no triples made
             name, found = listed[0]
             if not found:
@@ -424,6 +431,8 @@ class Game:
         player = move.player
         stack = seats[player]
         threads = flow["threads"]
+        # Every stack of the flow waits, one seat each: the main stack, or every thread.
+        every = threads is None or len(seats) == len(threads)
         journal = Journal(state, stack)
         events = self.events
         events_before = len(events)
@@ -453,17 +462,29 @@ class Game:
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
-            if action.native is not None:
-                run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
+            native = action.native
+            if native is not None:   # run_native(ctx, action, env), written out
+                read = action.native_args
+                if read is None:
+                    read = action.native_args = arguments(action)
+                args = read(env)
+                try:
+                    native(ctx, *args)   # counts itself in ctx.hits, as a pushed body would
+                    if ctx.fired:
+                        ctx.run_fired()
+                    if ctx.deferred:   # the action is over: they run next
+                        ctx.move_base = len(ctx.stack)
+                        ctx.defer()
+                except NATIVE_FAULTS as err:
+                    raise native_fault(ctx, action, err) from None
             else:
                 ctx.push(action.body, dict(env))
             # On top now: the answered frame or what the action pushed, all made by this move.
             signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
-            if signal == ASK and flow["threads"] is threads and "$asked" in stack[-1][2] \
-                    and (threads is None or len(seats) == len(threads)):
-                # The stack asks again and every other stack of the flow waited already (one
-                # seat per thread), untouched: advance has nothing to run.
+            if signal == ASK and every and flow["threads"] is threads and "$asked" in stack[-1][2]:
+                # The stack asks again and every other stack of the flow waited already,
+                # untouched: advance has nothing to run.
                 asked = stack[-1][2]["$asked"]
                 ctx.settled = True
             else:
@@ -497,9 +518,22 @@ class Game:
         self._moves.append(move)
         # The position's caches: who waits is known without a scan when the flow's stacks all
         # waited and the one that ran asks again, the seat it asked before (threads) or any
-        # seat (the main stack, the only one).
+        # seat (the main stack, the only one), or when its thread ended and the others wait
+        # on (advance only dropped it).
         if asked is None:
-            self._cache = {}
+            if signal == "done" and every and threads is not None and flow["threads"] is threads \
+                    and len(threads) == len(seats) - 1:
+                seats = dict(seats)
+                del seats[player]
+                order = cache.get("to_move")
+                if order is None:
+                    self._cache = {"waiting": seats}
+                else:
+                    order = order[:]
+                    order.remove(player)
+                    self._cache = {"waiting": seats, "to_move": order}
+            else:
+                self._cache = {}
         elif threads is None:
             self._cache = {"waiting": {asked: stack}, "to_move": [asked]}
         elif asked == player:

@@ -44,7 +44,7 @@ class Ctx:
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -75,6 +75,8 @@ class Ctx:
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
         self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
         self.settled = False     # set by a move that knows every stack of the flow waits (see advance)
+        # Whether pieces moving may fire triggers (the model's never change): move_piece asks once.
+        self.watched = model is not None and bool(model.triggers or model.leave_triggers)
 
     def reset(self, hits: dict, size_bound: int, events: list, narrate: bool) -> None:
         """Ready for another step of the same game (a move, a listing): nothing of the last."""
@@ -114,7 +116,10 @@ class Ctx:
         if len(self.stack) >= self.limits.call_depth:
             raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
                             "(runaway recursion?)", self.limits.hint("call_depth"))
-        self.hit(self.model.codes[code_name].cover)
+        hits = self.hits
+        if hits is not None:   # self.hit(…), written out: a game without coverage skips the lookup
+            rule = self.model.codes[code_name].cover
+            hits[rule] = hits.get(rule, 0) + 1
         if at is None:
             self.stack.append([code_name, 0, env])
         else:
@@ -159,11 +164,12 @@ class Ctx:
         if revealed and piece in revealed:
             self.undo.append((undo_revealed, dict(revealed)))
             del revealed[piece]  # a revealed piece that moves is hidden again
-        model = self.model
-        if model.leave_triggers:
-            self._fire(piece, old, model.leave_triggers)
-        if model.triggers:
-            self._fire(piece, key, model.triggers)
+        if self.watched:
+            model = self.model
+            if model.leave_triggers:
+                self._fire(piece, old, model.leave_triggers)
+            if model.triggers:
+                self._fire(piece, key, model.triggers)
 
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
@@ -430,10 +436,13 @@ class Ctx:
 
     def _fire(self, piece: int, key: str, triggers: dict) -> None:
         family = key.partition("#")[0]
+        index = _ABSENT   # the zone's index, read once for the triggers that name it
         for trig in triggers.get(family, ()):
             env = {trig.piece_var: piece}
             if trig.index_var:
-                env[trig.index_var] = self.model.zones[family].index_of[key]
+                if index is _ABSENT:
+                    index = self.model.zones[family].index_of[key]
+                env[trig.index_var] = index
             if trig.cond is None or trig.cond(self, env):
                 if trig.once:
                     state = self.state
@@ -542,10 +551,11 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
 
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
-    """Apply an action whose body is a native function, with the same errors as the VM gives."""
+    """Apply an action whose body is a native function, with the same errors as the VM gives.
+    (Game._apply writes this out, with the same `native_fault`.)"""
     read = action.native_args
     if read is None:
-        read = action.native_args = _arguments(action)
+        read = action.native_args = arguments(action)
     args = read(env)
     try:
         action.native(ctx, *args)
@@ -554,19 +564,29 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
         if ctx.deferred:   # the action is over: they run next
             ctx.move_base = len(ctx.stack)
             ctx.defer()
-    except _Overflow as err:
-        raise LimitExceeded(str(err), _where(ctx, err, action.span), err.hint) from None
-    except EvalError as err:
-        raise RuntimeFault(str(err), _where(ctx, err, action.span)) from None
-    except RecursionError as err:
-        raise LimitExceeded("rules call each other too deeply (runaway recursion?)",
-                            _where(ctx, err, action.span)) from None
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
-        raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
-                           _where(ctx, err, action.span)) from None
+    except NATIVE_FAULTS as err:
+        raise native_fault(ctx, action, err) from None
 
 
-def _arguments(action):
+# What a native action may raise that is the ruleset's fault (native_fault locates it).
+NATIVE_FAULTS = (_Overflow, EvalError, RecursionError, KeyError, IndexError, TypeError, AttributeError,
+                 ValueError, ArithmeticError)
+
+
+def native_fault(ctx: Ctx, action, err: BaseException) -> RulesetError:
+    """The located error of a native action that raised `err` (one of NATIVE_FAULTS), as the
+    VM gives it for the same statement run as ops."""
+    if isinstance(err, _Overflow):
+        return LimitExceeded(str(err), _where(ctx, err, action.span), err.hint)
+    if isinstance(err, EvalError):
+        return RuntimeFault(str(err), _where(ctx, err, action.span))
+    if isinstance(err, RecursionError):
+        return LimitExceeded("rules call each other too deeply (runaway recursion?)",
+                             _where(ctx, err, action.span))
+    return RuntimeFault(f"this statement failed: {type(err).__name__}: {err}", _where(ctx, err, action.span))
+
+
+def arguments(action):
     """(env) -> [player, each parameter's value, in order]: what a native action is called
     with, read by one itemgetter (a tuple) when it has parameters."""
     if not action.params:
