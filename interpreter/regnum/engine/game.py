@@ -118,17 +118,6 @@ class Game:
             bound = self._size_bound = state_size(state)   # a game read from JSON: measured once
         return bound or 0
 
-    def _reused(self, hits: dict) -> Ctx:
-        """The context kept for moves, reset."""
-        state = self._state
-        ctx = self._move_ctx
-        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
-            ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate,
-                                       self.limits)
-        bound = self._size_bound
-        ctx.reset(hits, bound if bound is not None else self._bound(state), self.events, self.narrate)
-        return ctx
-
     def _listing_ctx(self) -> Ctx:
         """The context kept for listings, ready for one. A listing only evaluates expressions,
         which push no frame, fire no trigger, rank nobody and journal no write, so of what
@@ -496,15 +485,14 @@ class Game:
             check_size(ctx, action.span)
             size_bound = ctx.size_bound + ctx.added
         except BaseException:
-            ctx.frames = None
+            ctx.undo = ctx.frames = None
             self._move_ctx = None   # whatever the failure left in it
             journal.rollback(state)
             del events[events_before:]
             cache.pop("waiting", None)   # the main stack is a new list (the moves listed stand)
             raise
-        finally:
-            ctx.undo = []
-        ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
+        # The journal is the move's: nothing may write to it now (the context is used by moves only).
+        ctx.undo = ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
