@@ -24,7 +24,7 @@ _FAULTS = decisions._FAULTS
 
 # What Move(player, action, args) does, without its frozen dataclass __init__ (which sets each
 # field by name through object.__setattr__): the object made, each slot set by its descriptor.
-# For the one move _play_nth plays (tests/unit/test_engine_overhead.py compares the two).
+# For the one move _play_nth plays (tests/unit/test_engine_fixed_cost.py compares the two).
 _new_move = object.__new__
 _set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
