@@ -85,24 +85,41 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
 
 def random_picks(seed: int, players: int) -> list:
     """Each seat's RandomAgent.choose, without the Move values of the moves not chosen: the
-    game picks the index with the seat's generator, as choose() does over legal_moves(seat)."""
-    return [RandomAgent(seat_seed(seed, seat)).rng.randrange for seat in range(players)]
+    game picks the index with the seat's generator, as choose() does over legal_moves(seat).
+    A pick is the generator's `_randbelow`, which is what `randrange(n)` returns for every
+    n > 0 (the game never picks among no moves), one call sooner."""
+    return [RandomAgent(seat_seed(seed, seat)).rng._randbelow for seat in range(players)]
 
 
 def playout(game: Game, picks: list, max_moves: int = 100_000):
     """Play ``game`` on, seat p choosing with ``picks[p]``, yielding after every move: the loop
-    of play_random_game, which `regnum compare` drives for two games in step."""
-    while not game.is_over and game.move_count < max_moves:
-        waiting = game._to_move()   # kept by the game for this position, replaced after a move
+    of play_random_game, which `regnum compare` drives for two games in step.
+
+    Once per move: `game.is_over`, `game.move_count` and `game._waiting()` are read from the
+    game's flow, its list of moves (which only grows) and its cache, without the calls."""
+    moves = game._moves
+    while True:
+        flow = game._state.flow
+        if (not flow["main"] and flow["threads"] is None) or len(moves) >= max_moves:   # over, or enough
+            return
+        waiting = game._cache.get("to_move")
+        if waiting is None:
+            waiting = game._to_move()   # kept by the game for this position, replaced after a move
         if not waiting:
             raise StuckGame(f"the game is not over but nobody is to move (after {game.move_count} moves)")
-        for i, player in enumerate(waiting):
+        first = True
+        for player in waiting:
             # The first seat is to move in the position the loop's test has just read; a later
             # one, only if the moves before it left the game going and it still asked.
-            if i and (game.is_over or game.move_count >= max_moves):
-                break
-            if i and player not in game._waiting():
-                continue
+            if first:
+                first = False
+            else:
+                flow = game._state.flow
+                if (not flow["main"] and flow["threads"] is None) or len(moves) >= max_moves:
+                    break
+                seats = game._cache.get("waiting")
+                if player not in (seats if seats is not None else game._waiting()):
+                    continue
             if game._play_nth(player, picks[player]) is None:
                 raise StuckGame(
                     f"seat {player} must move but has no legal move "

@@ -177,6 +177,9 @@ class Action:
     # [(args, env)…] (compiler/listers.py); None: the generic walk over params and filters.
     lister: Callable | None = None
     make_filters: Callable | None = None   # () -> the filters
+    # (env) -> (player, the parameters' values…): the arguments of `native`, read from a
+    # move's env in one call (runtime.run_native makes it on first use).
+    native_args: Callable | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.first = [c for c in self.requires if c.level < 0]

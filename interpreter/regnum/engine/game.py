@@ -15,10 +15,18 @@ from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
+from .runtime import (ASK, NATIVE_FAULTS, Ctx, advance, arguments, check_size, guarded, native_fault, run_stack,
+                      waiting_seats)
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
+_FAULTS = decisions._FAULTS
+
+# What Move(player, action, args) does, without its frozen dataclass __init__ (which sets each
+# field by name through object.__setattr__): the object made, each slot set by its descriptor.
+# For the one move _play_nth plays (tests/unit/test_engine_fixed_cost.py compares the two).
+_new_move = object.__new__
+_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 
 class Game:
@@ -109,17 +117,6 @@ class Game:
         if bound is None and (state.pieces or state.vars):
             bound = self._size_bound = state_size(state)   # a game read from JSON: measured once
         return bound or 0
-
-    def _reused(self, hits: dict) -> Ctx:
-        """The context kept for moves, reset."""
-        state = self._state
-        ctx = self._move_ctx
-        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
-            ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, self.events, self.narrate,
-                                       self.limits)
-        bound = self._size_bound
-        ctx.reset(hits, bound if bound is not None else self._bound(state), self.events, self.narrate)
-        return ctx
 
     def _listing_ctx(self) -> Ctx:
         """The context kept for listings, ready for one. A listing only evaluates expressions,
@@ -240,28 +237,10 @@ class Game:
 
     def _listed(self, player: int) -> list:
         """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
-        listed once per position."""
-        cache = self._cache
-        cached = cache.get(("listed", player))
-        if cached is not None:
-            return cached
-        stack = self._waiting().get(player)
-        out = []
-        if stack is not None:
-            ctx = self._listing_ctx()
-            actions = self.model.actions
-            for name in stack[-1][2]["$actions"]:
-                action = actions[name]
-                try:
-                    found = decisions.candidates(ctx, action, player)
-                except BaseException as err:   # located as guarded() does, only when it failed
-                    with guarded(action.span, f"while listing the moves of '{name}'"):
-                        raise err
-                out.append((name, found))
-            if ctx.steps > self.peak_steps:
-                self.peak_steps = ctx.steps
-        cache[("listed", player)] = out
-        return out
+        listed once per position (kept under the seat's number: the cache's other keys are
+        texts and pairs) by `_play_nth(player, None)`."""
+        cached = self._cache.get(player)
+        return cached if cached is not None else self._play_nth(player, None)
 
     def _candidates(self, player: int) -> list:
         """(action, args, env) of each legal move of `player`, in order."""
@@ -318,8 +297,56 @@ class Game:
         """What `play(legal_moves(player)[pick(n)])` does, n being the number of legal moves of
         `player` (a seat to move), without making a Move of every legal move: the one played,
         which is returned; None, with nothing played and `pick` not called, when there is no
-        legal move. For play_random_game, whose agents only pick an index."""
-        listed = self._listed(player)
+        legal move. For play_random_game, whose agents only pick an index.
+
+        The listing is written out here, where a random playout makes it (the calls of
+        _waiting, _listing_ctx and, for an action with a generated lister and no prefer,
+        decisions.candidates with it): `pick` None lists only, and returns the listing
+        (for _listed)."""
+        cache = self._cache
+        out = cache.get(player)
+        if out is None:
+            seats = cache.get("waiting")
+            if seats is None:
+                seats = cache["waiting"] = waiting_seats(self._state.flow)
+            stack = seats.get(player)
+            out = []
+            if stack is not None:
+                ctx = self._list_ctx
+                state = self._state
+                if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+                    ctx = self._listing_ctx()
+                else:   # _listing_ctx(), for the context it keeps
+                    bound = self._size_bound
+                    ctx.size_bound = bound if bound is not None else self._bound(state)
+                    ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
+                    ctx.steps = ctx.added = 0
+                actions = self.model.actions
+                for name in stack[-1][2]["$actions"]:
+                    action = actions[name]
+                    try:
+                        lister = action.lister
+                        if lister is None or action.prefers:
+                            found = decisions.candidates(ctx, action, player)
+                        else:   # decisions.candidates, written out
+                            hits = {} if ctx.hits is not None else None
+                            try:
+                                found = lister(ctx, player, hits, False)
+                            except _FAULTS:
+                                found = decisions._enumerate_plainly(ctx, action, player, True, False)
+                            else:
+                                if hits:
+                                    decisions._add_hits(ctx, hits)
+                    except BaseException as err:   # located as guarded() does, only when it failed
+                        with guarded(action.span, f"while listing the moves of '{name}'"):
+                            raise err
+                    out.append((name, found))
+                if ctx.steps > self.peak_steps:
+                    self.peak_steps = ctx.steps
+            cache[player] = out
+        if pick is None:
+            return out
+        listed = out
         if len(listed) == 1:   # one action asked for (the usual case): no triples made
             name, found = listed[0]
             if not found:
@@ -337,7 +364,10 @@ class Game:
                     break
                 i -= len(found)
             args, env = found[i]
-        move = Move(player, name, dict(args))
+        move = _new_move(Move)   # Move(player, name, dict(args)), its slots set directly
+        _set_player(move, player)
+        _set_action(move, name)
+        _set_args(move, dict(args))
         try:
             self._apply(move, env)
         except RulesetError as err:
@@ -382,15 +412,38 @@ class Game:
 
     def _apply(self, move: Move, env: dict) -> None:
         state = self._state
-        journal = Journal(state)
-        events_before = len(self.events)
+        flow = state.flow
+        cache = self._cache
+        seats = cache.get("waiting")
+        if seats is None:
+            seats = cache["waiting"] = waiting_seats(flow)
+        player = move.player
+        stack = seats[player]
+        threads = flow["threads"]
+        # Every stack of the flow waits, one seat each: the main stack, or every thread.
+        every = threads is None or len(seats) == len(threads)
+        journal = Journal(state, stack)
+        events = self.events
+        events_before = len(events)
         # What this move counts, added to self.hits once it succeeded (None: no coverage).
         hits: dict | None = {} if self.hits is not None else None
-        ctx = self._reused(hits)
+        ctx = self._move_ctx
+        if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, events, self.narrate,
+                                       self.limits)
+        # Else the context the last move left, which succeeded (a failed one drops it): it
+        # pushed no frame outside the stacks it ran, left no trigger pending and read no
+        # earlier state, so of what a new Ctx holds only these can differ.
+        bound = self._size_bound
+        ctx.size_bound = bound if bound is not None else self._bound(state)
+        ctx.hits, ctx.events, ctx.narrate = hits, events, self.narrate
+        ctx.steps = ctx.added = 0
+        ctx.last_ranking = None
+        if ctx.fired or ctx.deferred:   # never after a move that succeeded, as things stand
+            ctx.fired, ctx.deferred = [], []
         ctx.undo = journal.entries
         ctx.frames = journal
         try:
-            stack = self._waiting()[move.player]
             frame = stack[-1]
             local = dict(frame[2])   # the frame, copied on write as run_stack does
             del local["$asked"], local["$actions"]
@@ -398,28 +451,48 @@ class Game:
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
-            if action.native is not None:
-                run_native(ctx, action, env)  # counts itself in ctx.hits, as a pushed body would
+            native = action.native
+            if native is not None:   # run_native(ctx, action, env), written out
+                read = action.native_args
+                if read is None:
+                    read = action.native_args = arguments(action)
+                args = read(env)
+                try:
+                    native(ctx, *args)   # counts itself in ctx.hits, as a pushed body would
+                    if ctx.fired:
+                        ctx.run_fired()
+                    if ctx.deferred:   # the action is over: they run next
+                        ctx.move_base = len(ctx.stack)
+                        ctx.defer()
+                except NATIVE_FAULTS as err:
+                    raise native_fault(ctx, action, err) from None
             else:
                 ctx.push(action.body, dict(env))
             # On top now: the answered frame or what the action pushed, all made by this move.
             signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
-            if signal == "end":
-                state.flow["main"] = []
-                state.flow["threads"] = None
+            if signal == ASK and every and flow["threads"] is threads and "$asked" in stack[-1][2]:
+                # The stack asks again and every other stack of the flow waited already,
+                # untouched: advance has nothing to run.
+                asked = stack[-1][2]["$asked"]
+                ctx.settled = True
+            else:
+                asked = None
+                if signal == "end":
+                    flow["main"] = []
+                    flow["threads"] = None
             advance(ctx)
             check_size(ctx, action.span)
             size_bound = ctx.size_bound + ctx.added
         except BaseException:
-            ctx.frames = None
-            journal.undo(state)
-            del self.events[events_before:]
-            self._cache.pop("waiting", None)   # the flow's stacks are new lists (the moves listed stand)
+            ctx.undo = ctx.frames = None
+            self._move_ctx = None   # whatever the failure left in it
+            journal.rollback(state)
+            del events[events_before:]
+            cache.pop("waiting", None)   # the main stack is a new list (the moves listed stand)
             raise
-        finally:
-            ctx.undo = []
-        ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
+        # The journal is the move's: nothing may write to it now (the context is used by moves only).
+        ctx.undo = ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
@@ -431,7 +504,31 @@ class Game:
         self._last = journal
         self._prev_state = None
         self._moves.append(move)
-        self._cache = {}
+        # The position's caches: who waits is known without a scan when the flow's stacks all
+        # waited and the one that ran asks again, the seat it asked before (threads) or any
+        # seat (the main stack, the only one), or when its thread ended and the others wait
+        # on (advance only dropped it).
+        if asked is None:
+            if signal == "done" and every and threads is not None and flow["threads"] is threads \
+                    and len(threads) == len(seats) - 1:
+                seats = dict(seats)
+                del seats[player]
+                order = cache.get("to_move")
+                if order is None:
+                    self._cache = {"waiting": seats}
+                else:
+                    order = order[:]
+                    order.remove(player)
+                    self._cache = {"waiting": seats, "to_move": order}
+            else:
+                self._cache = {}
+        elif threads is None:
+            self._cache = {"waiting": {asked: stack}, "to_move": [asked]}
+        elif asked == player:
+            self._cache = {"waiting": seats, "to_move": cache["to_move"]} if "to_move" in cache \
+                else {"waiting": seats}
+        else:
+            self._cache = {}
 
     def _asking_at(self, stack) -> str:
         """Where the flow stands: the `ask` the game waits at (or the flow, once it is over)."""
@@ -453,7 +550,9 @@ class Game:
                     dict(self.hits) if self.hits is not None else None, list(self.events),
                     self.narrate, self.limits)
         game._size_bound = self._size_bound
-        game._last = self._last   # never written again, so shared safely
+        if self._last is not None:   # never written again once whole, so shared safely
+            self._last.freeze()
+        game._last = self._last
         game._prev_state = self._prev_state
         return game
 

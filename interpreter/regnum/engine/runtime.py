@@ -8,6 +8,7 @@ simultaneous step spawns its threads, or when the flow ends. Effects
 from __future__ import annotations
 
 from contextlib import contextmanager
+from operator import itemgetter
 
 from .. import rng
 from ..builtins import EvalError
@@ -43,7 +44,7 @@ class Ctx:
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base", "undo", "frames", "earlier_fn")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -73,6 +74,9 @@ class Ctx:
         self.earlier_fn = None   # builds `earlier` when previous(…) is first read
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
         self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
+        self.settled = False     # set by a move that knows every stack of the flow waits (see advance)
+        # Whether pieces moving may fire triggers (the model's never change): move_piece asks once.
+        self.watched = model is not None and bool(model.triggers or model.leave_triggers)
 
     def reset(self, hits: dict, size_bound: int, events: list, narrate: bool) -> None:
         """Ready for another step of the same game (a move, a listing): nothing of the last."""
@@ -91,6 +95,7 @@ class Ctx:
         self.earlier_fn = None
         self.undo = []
         self.frames = None
+        self.settled = False
 
     def hit(self, rule: str) -> None:
         hits = self.hits
@@ -111,7 +116,10 @@ class Ctx:
         if len(self.stack) >= self.limits.call_depth:
             raise _Overflow(f"rules call each other more than {self.limits.call_depth} deep "
                             "(runaway recursion?)", self.limits.hint("call_depth"))
-        self.hit(self.model.codes[code_name].cover)
+        hits = self.hits
+        if hits is not None:   # self.hit(…), written out: a game without coverage skips the lookup
+            rule = self.model.codes[code_name].cover
+            hits[rule] = hits.get(rule, 0) + 1
         if at is None:
             self.stack.append([code_name, 0, env])
         else:
@@ -139,24 +147,29 @@ class Ctx:
         if old == key:
             return
         zones = state.zones
-        if key not in zones:
-            self.open_zone(key)
         owned = state._owned   # State.writable, inlined: the hottest effect of most games
+        if key in owned:   # a zone the state owns is one it has (the usual case)
+            dest = zones[key]
+        else:
+            if key not in zones:
+                self.open_zone(key)
+            dest = state.writable(key)
         zone = zones[old] if old in owned else state.writable(old)
         i = zone.index(piece)
         del zone[i]
-        (zones[key] if key in owned else state.writable(key)).append(piece)
+        dest.append(piece)
         where[piece] = key
         self.undo.append((undo_move, piece, old, i, key))
         revealed = state.revealed
         if revealed and piece in revealed:
             self.undo.append((undo_revealed, dict(revealed)))
             del revealed[piece]  # a revealed piece that moves is hidden again
-        model = self.model
-        if model.leave_triggers:
-            self._fire(piece, old, model.leave_triggers)
-        if model.triggers:
-            self._fire(piece, key, model.triggers)
+        if self.watched:
+            model = self.model
+            if model.leave_triggers:
+                self._fire(piece, old, model.leave_triggers)
+            if model.triggers:
+                self._fire(piece, key, model.triggers)
 
     def create_piece(self, piece_type: str, values: dict, label: str, key: str) -> int:
         state = self.state
@@ -423,10 +436,13 @@ class Ctx:
 
     def _fire(self, piece: int, key: str, triggers: dict) -> None:
         family = key.partition("#")[0]
+        index = _ABSENT   # the zone's index, read once for the triggers that name it
         for trig in triggers.get(family, ()):
             env = {trig.piece_var: piece}
             if trig.index_var:
-                env[trig.index_var] = self.model.zones[family].index_of[key]
+                if index is _ABSENT:
+                    index = self.model.zones[family].index_of[key]
+                env[trig.index_var] = index
             if trig.cond is None or trig.cond(self, env):
                 if trig.once:
                     state = self.state
@@ -535,10 +551,12 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
 
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
-    """Apply an action whose body is a native function, with the same errors as the VM gives."""
-    args = [env["player"]]
-    for param in action.params:
-        args.append(env[param.name])
+    """Apply an action whose body is a native function, with the same errors as the VM gives.
+    (Game._apply writes this out, with the same `native_fault`.)"""
+    read = action.native_args
+    if read is None:
+        read = action.native_args = arguments(action)
+    args = read(env)
     try:
         action.native(ctx, *args)
         if ctx.fired:
@@ -546,25 +564,44 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
         if ctx.deferred:   # the action is over: they run next
             ctx.move_base = len(ctx.stack)
             ctx.defer()
-    except _Overflow as err:
-        raise LimitExceeded(str(err), _where(ctx, err, action.span), err.hint) from None
-    except EvalError as err:
-        raise RuntimeFault(str(err), _where(ctx, err, action.span)) from None
-    except RecursionError as err:
-        raise LimitExceeded("rules call each other too deeply (runaway recursion?)",
-                            _where(ctx, err, action.span)) from None
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
-        raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
-                           _where(ctx, err, action.span)) from None
+    except NATIVE_FAULTS as err:
+        raise native_fault(ctx, action, err) from None
+
+
+# What a native action may raise that is the ruleset's fault (native_fault locates it).
+NATIVE_FAULTS = (_Overflow, EvalError, RecursionError, KeyError, IndexError, TypeError, AttributeError,
+                 ValueError, ArithmeticError)
+
+
+def native_fault(ctx: Ctx, action, err: BaseException) -> RulesetError:
+    """The located error of a native action that raised `err` (one of NATIVE_FAULTS), as the
+    VM gives it for the same statement run as ops."""
+    if isinstance(err, _Overflow):
+        return LimitExceeded(str(err), _where(ctx, err, action.span), err.hint)
+    if isinstance(err, EvalError):
+        return RuntimeFault(str(err), _where(ctx, err, action.span))
+    if isinstance(err, RecursionError):
+        return LimitExceeded("rules call each other too deeply (runaway recursion?)",
+                             _where(ctx, err, action.span))
+    return RuntimeFault(f"this statement failed: {type(err).__name__}: {err}", _where(ctx, err, action.span))
+
+
+def arguments(action):
+    """(env) -> [player, each parameter's value, in order]: what a native action is called
+    with, read by one itemgetter (a tuple) when it has parameters."""
+    if not action.params:
+        return lambda env: (env["player"],)
+    return itemgetter("player", *[param.name for param in action.params])
 
 
 def check_size(ctx: Ctx, span) -> None:
     """The state's total size within its limit, after a step that stored large values (the
     step is then refused as a whole, like any other fault)."""
-    try:
-        ctx.check_size()
-    except _Overflow as err:
-        raise LimitExceeded(str(err), span, err.hint) from None
+    if ctx.size_bound + ctx.added > ctx.limits.state_size:   # else Ctx.check_size measures nothing
+        try:
+            ctx.check_size()
+        except _Overflow as err:
+            raise LimitExceeded(str(err), span, err.hint) from None
 
 
 def waiting(stack: list) -> bool:
@@ -572,7 +609,11 @@ def waiting(stack: list) -> bool:
 
 
 def advance(ctx: Ctx) -> None:
-    """Run the flow until every running stack waits for a decision, or the game ends."""
+    """Run the flow until every running stack waits for a decision, or the game ends.
+    Nothing to do when the move that ran knows every stack waits (`ctx.settled`)."""
+    if ctx.settled:
+        ctx.settled = False
+        return
     flow = ctx.state.flow
     while True:
         threads = flow["threads"]
@@ -583,6 +624,8 @@ def advance(ctx: Ctx) -> None:
                 if stack:
                     if "$asked" in stack[-1][2]:   # waiting (the usual case)
                         continue
+                    if ctx.frames is not None:   # during a move: its journal copies the stack first
+                        ctx.frames.keep(stack)
                     signal = run_stack(ctx, stack)   # not waiting: run it on
                     if signal == END:
                         _end(flow)

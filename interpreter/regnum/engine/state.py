@@ -251,25 +251,64 @@ def undo_cell(s: State, board: str) -> None:
 class Journal:
     """How to undo one move: the scalars and the flow's shape as they were before it, and the
     undo entries of its writes, in order. The flow's frames are copied on write by the VM
-    (run_stack), so the frames the shape holds are never changed after."""
+    (run_stack), so the frames the shape holds are never changed after.
 
-    __slots__ = ("rng", "once", "moves", "main", "threads", "entries", "frames")
+    The stacks of a simultaneous step's threads are copied only when the move may change
+    them: the stack it answers (`stack`, copied as `found`) at once, and a thread's stack the
+    flow runs on (runtime.advance calls `keep`) before it runs. Every other thread's stack is
+    only referred to: until the next move it is as the move found it. So a failed move is
+    undone in place (`rollback`: every list of the flow as it was, which the journal of the
+    move before refers to), and a journal another game shares is made whole first (`freeze`)."""
 
-    def __init__(self, state: State):
+    __slots__ = ("rng", "once", "moves", "main", "threads", "entries", "frames", "stack", "found", "kept")
+
+    def __init__(self, state: State, stack: list | None = None):
+        """`stack`: the stack the move answers (None: keep every thread's stack now)."""
         self.rng = state.rng
         self.once = state.once
         self.moves = state.moves
         flow = state.flow
         self.main = flow["main"][:]
         threads = flow["threads"]
+        self.stack = self.found = self.kept = None
         if threads is None:
             self.threads = None
-        else:   # a loop, not a comprehension: once per move of a simultaneous step, it shows
-            self.threads = kept = []
-            for t in threads:
-                kept.append((t["player"], t["stack"][:]))
+        else:   # the threads' records, whose "player" and "stack" are never replaced
+            self.threads = threads[:]
+            if stack is None:
+                self.kept = {id(t["stack"]): (t["stack"], t["stack"][:]) for t in threads}
+            else:
+                self.stack, self.found = stack, stack[:]
         self.entries: list = []
         self.frames: set | None = None   # frame_ids(), once asked
+
+    def keep(self, stack: list) -> None:
+        """A thread's stack is about to change: copy it first, if not already kept."""
+        if self.threads is None or stack is self.stack:
+            return
+        kept = self.kept
+        if kept is None:
+            kept = self.kept = {}
+        if id(stack) not in kept:
+            kept[id(stack)] = (stack, stack[:])
+
+    def _stacks(self):
+        """(player, the stack as the move found it) of each thread."""
+        mine, kept = self.stack, self.kept or {}
+        for t in self.threads:
+            stack = t["stack"]
+            if stack is mine:
+                yield t["player"], self.found
+            else:
+                found = kept.get(id(stack))
+                yield t["player"], stack if found is None else found[1]
+
+    def freeze(self) -> None:
+        """Copy every thread's stack now (the journal no longer refers to the flow's lists):
+        before another game shares the journal, whose flow goes on without this one's."""
+        if self.threads is not None:
+            self.threads = [{"player": p, "stack": stack[:]} for p, stack in self._stacks()]
+            self.stack = self.found = self.kept = None
 
     def frame_ids(self) -> set:
         """The ids of the frames the flow held when the move began (the VM copies one before
@@ -279,19 +318,35 @@ class Journal:
         if frames is None:
             frames = self.frames = set(map(id, self.main))
             if self.threads is not None:
-                for _, stack in self.threads:
+                for _, stack in self._stacks():
                     frames.update(map(id, stack))
         return frames
 
     def undo(self, s: State) -> None:
-        """Undo the move on `s` (the state it was written on, or a copy of it)."""
+        """Undo the move on `s`, a copy of the state it was written on (the flow's lists are
+        new ones)."""
+        self._undo_writes(s)
+        s.flow["threads"] = None if self.threads is None else [
+            {"player": p, "stack": stack[:]} for p, stack in self._stacks()]
+
+    def rollback(self, s: State) -> None:
+        """Undo the move on `s`, the state it was written on: the threads' records and stacks
+        are the very lists they were (the journal of the move before refers to them)."""
+        self._undo_writes(s)
+        if self.threads is None:
+            s.flow["threads"] = None
+        else:
+            if self.stack is not None:
+                self.stack[:] = self.found
+            for stack, found in (self.kept or {}).values():
+                stack[:] = found
+            s.flow["threads"] = self.threads[:]
+
+    def _undo_writes(self, s: State) -> None:
         for entry in reversed(self.entries):
             entry[0](s, *entry[1:])
         s.rng, s.once, s.moves = self.rng, self.once, self.moves
-        flow = s.flow
-        flow["main"] = self.main[:]
-        flow["threads"] = None if self.threads is None else [
-            {"player": p, "stack": stack[:]} for p, stack in self.threads]
+        s.flow["main"] = self.main[:]
 
     def before(self, now: State) -> State:
         """A new state: `now` (the state right after the move) as it was before it."""
