@@ -1,11 +1,13 @@
 """The optional compiled backend: the interpreter's hottest modules built with Cython.
 
-Why it exists: a random playout spends most of its time in a few modules of the engine (the
-move's bookkeeping, the flow's loop, the listings' plumbing, the generated code's helpers).
-Compiled by Cython, untyped, those modules run the same Python semantics with less of the
-interpreter's overhead: ×1.1 or so on the rulesets measured (docs/performance.md, "The compiled
-backend"). The generated code of a ruleset is left in Python: compiled, it measured no faster
-(it spends its time in dict lookups and calls, which Cython writes as the same C-API calls).
+Why it exists: the issue of speed asks for an optional compiled build, falling back to pure
+Python, tested both ways. Compiled by Cython, untyped, the engine's loops and bookkeeping run
+the same Python semantics with less of the interpreter's overhead — a few per cent of a
+playout's instructions, up to about a tenth of its time on some rulesets and none on others
+(docs/performance.md, "The compiled backend"). The generated code of a ruleset is left in
+Python: compiled, it measured no faster (it spends its time in dict lookups and calls, which
+Cython writes as the same C-API calls). It is also where typed code would go once the state
+is held in arrays.
 
 Why it is optional, and how it falls back: the pure-Python modules are the reference. A build
 needs Cython and a C compiler, takes a minute or two, and is kept in the cache folder
@@ -32,15 +34,16 @@ from pathlib import Path
 # `import regnum` runs it. The rest (hashing, building) is imported where it is used.
 
 ENV = "REGNUM_COMPILED"
-# The modules compiled: those a playout spends its time in, outside the generated code
-# (the VM and its instructions, the move's bookkeeping, the listings' plumbing, the helpers
-# and builtins the generated code calls, the boards' queries, majority scoring, the generator).
-# Play-time code only: a compiled function recursing has no recursion limit, so the
-# compiler's walks (whose depth a ruleset chooses) stay in Python.
+# The modules compiled: the engine's loops and bookkeeping (the VM's loop, the move's
+# journal and flow, the listings' plumbing, the state), majority scoring, the generator and
+# the bots. Not the small helpers the generated code calls once per item (compiler/helpers,
+# builtins, boards, opengrid, the VM's instructions): called from Python, a compiled function
+# costs more per call than a Python one in CPython 3.11, and with them King's Road took 9 %
+# more instructions than pure Python (docs/performance.md). Not the compiler either: a
+# compiled function that recurses has no recursion limit, and its walks go as deep as a
+# ruleset nests.
 MODULES = ("regnum.engine.runtime", "regnum.engine.game", "regnum.engine.decisions",
-           "regnum.engine.state", "regnum.compiler.statements", "regnum.compiler.helpers",
-           "regnum.builtins", "regnum.boards", "regnum.opengrid", "regnum.scoring", "regnum.rng",
-           "regnum.agents")
+           "regnum.engine.state", "regnum.scoring", "regnum.rng", "regnum.agents")
 # Untyped: annotations are documentation here, not C types (an `int` parameter may get a
 # sentinel); `binding` keeps functions introspectable and picklable as Python's are.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}

@@ -188,11 +188,14 @@ def test_a_build_plays_the_same_games_counts_the_same_coverage_and_refuses_alike
 
 def test_the_engine_suites_pass_on_a_build(build_cache):
     """The engine's own suites, run again on the compiled modules: rollback after faults,
-    limits, the listers against the walk, the shortcuts of the playout."""
+    limits, the listers against the walk, the shortcuts of the playout, and rulesets of
+    thousands of chained defs and nesting at the limits (a compiled recursion has no
+    recursion limit: with the compiler's walk compiled, loading them crashed the process)."""
     suites = ["tests/unit/test_rollback_random.py", "tests/unit/test_rollback_journal.py",
               "tests/unit/test_limits.py", "tests/unit/test_engine_shortcuts.py",
-              "tests/unit/test_runtime.py", "tests/unit/test_play_nth.py",
-              "tests/unit/test_move_listers_differential.py"]
+              "tests/unit/test_engine_overhead.py", "tests/unit/test_runtime.py",
+              "tests/unit/test_play_nth.py", "tests/unit/test_move_listers_differential.py",
+              "tests/unit/test_big_rulesets.py"]
     check = _python(STATUS, _env(build_cache, REGNUM_COMPILED="1"))
     assert json.loads(check.stdout)["backend"] == "compiled"
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *suites],

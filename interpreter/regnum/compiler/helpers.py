@@ -1,10 +1,10 @@
 """The small functions the generated code calls while a game is played.
 
 Why a module of their own: they are play-time code, called from every generated lister,
-def and native procedure, while the rest of codegen runs once, when a ruleset is compiled.
-Kept apart, they can be compiled by the optional compiled backend (regnum.compiled) without
-the compiler's recursive walk of the syntax tree, whose depth a ruleset chooses and which
-only Python's own recursion limit turns into a located error.
+def and native procedure, while the rest of codegen runs once, when a ruleset is compiled,
+and walks its syntax tree recursively. The optional compiled backend (regnum.compiled) keeps
+both in Python: the walk because a compiled recursion has no recursion limit, these because,
+called once per item from generated Python, compiled functions measured slower.
 """
 from __future__ import annotations
 
