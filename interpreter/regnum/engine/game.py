@@ -15,8 +15,7 @@ from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import (ASK, NATIVE_FAULTS, Ctx, advance, arguments, check_size, guarded, native_fault, run_stack,
-                      waiting_seats)
+from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -451,21 +450,8 @@ class Game:
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
-            native = action.native
-            if native is not None:   # run_native(ctx, action, env), written out
-                read = action.native_args
-                if read is None:
-                    read = action.native_args = arguments(action)
-                args = read(env)
-                try:
-                    native(ctx, *args)   # counts itself in ctx.hits, as a pushed body would
-                    if ctx.fired:
-                        ctx.run_fired()
-                    if ctx.deferred:   # the action is over: they run next
-                        ctx.move_base = len(ctx.stack)
-                        ctx.defer()
-                except NATIVE_FAULTS as err:
-                    raise native_fault(ctx, action, err) from None
+            if action.native is not None:
+                run_native(ctx, action, env)   # counts itself in ctx.hits, as a pushed body would
             else:
                 ctx.push(action.body, dict(env))
             # On top now: the answered frame or what the action pushed, all made by this move.

@@ -551,8 +551,7 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
 
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
-    """Apply an action whose body is a native function, with the same errors as the VM gives.
-    (Game._apply writes this out, with the same `native_fault`.)"""
+    """Apply an action whose body is a native function, with the same errors as the VM gives."""
     read = action.native_args
     if read is None:
         read = action.native_args = arguments(action)
