@@ -93,7 +93,9 @@ _UNROLLED = 4   # values at most of a last loop written out once per value (_Wri
 
 def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict,
                 domains: list | None = None) -> Callable | None:
-    """`f(ctx, player, hits, stop)` -> [(args, env)…] for one action, or None (fallback).
+    """`f(ctx, player, hits, stop)` -> [move…] for one action, or None (fallback); a move is
+    the flat tuple decisions.move_shape reads (the values chosen, then the labels of the
+    parameters that hold pieces): no dict is made for a move that is never played.
 
     params: the model's Params; clauses: (condition node, coverage name, level) of each
     require in the order written, level -1 for those that read no parameter; scope: the
@@ -119,7 +121,8 @@ def _helpers() -> dict:
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
-                    "_m_walk": decisions._enumerate_generic, "_m_FAULTS": decisions._FAULTS,
+                    "_m_walk": decisions._enumerate_generic, "_m_flat": decisions._flat,
+                    "_m_FAULTS": decisions._FAULTS,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
                     "_m_set": set, "_m_zip": zip}
@@ -176,7 +179,7 @@ class _Writer:
             self.emit(2, "return out")
         if not self.params:
             self.emit(1, "if stop: raise _m_found")
-            self.emit(1, "out.append(({}, e))")
+            self.emit(1, "out.append(())")
             self.emit(1, "return out")
         else:
             self.emit(1, "lim = c.limits.moves")
@@ -280,7 +283,8 @@ class _Writer:
                 self.kept.append(id(n))
         self.emit(depth, "except _m_FAULTS:")
         self.emit(depth + 1, "c.steps = s0")
-        self.emit(depth + 1, f"return _m_walk(c, c.model.actions[{self.name!r}], player, hits is not None, stop)")
+        self.emit(depth + 1, f"wa = c.model.actions[{self.name!r}]")
+        self.emit(depth + 1, "return _m_flat(wa, _m_walk(c, wa, player, hits is not None, stop))")
 
     def _reset(self, line: str) -> str:
         """A level's marker, replaced by the kept values that start afresh there."""
@@ -499,13 +503,11 @@ class _Writer:
         return None
 
     def _append_move(self, depth: int) -> None:
-        """The move of the choices in the loop variables, appended to the listing."""
-        # The env as `e` would be with this choice bound, written out (a dict display
-        # keeps the first place and the last value of a repeated key, as `e` does).
-        args = ", ".join(f"{n!r}: {'x' if p.encode_pieces else 'v'}{j}"
-                         for j, (n, p) in enumerate(zip(self.names, self.params)))
-        env = ", ".join(["'player': player"] + [f"{n!r}: v{j}" for j, n in enumerate(self.names)])
-        self.emit(depth, f"out.append(({{{args}}}, {{{env}}}))")
+        """The move of the choices in the loop variables, appended to the listing: the values,
+        then the labels of the parameters that hold pieces (decisions.move_shape)."""
+        items = [f"v{j}" for j in range(len(self.params))] \
+            + [f"x{j}" for j, p in enumerate(self.params) if p.encode_pieces]
+        self.emit(depth, f"out.append(({', '.join(items)}{',' if len(items) == 1 else ''}))")
 
     def _shared_by(self, i: int) -> list[int] | None:
         """The earlier parameters the requires of the last parameter i read, when there is

@@ -174,12 +174,16 @@ class Action:
     first: list = field(default_factory=list)   # the requires that read no parameter: checked before any choice
     secret: bool = False       # its effect changes what not every seat sees: naming a move would tell
     # The generated function listing its moves: lister(ctx, player, hits | None, stop) ->
-    # [(args, env)…] (compiler/listers.py); None: the generic walk over params and filters.
+    # [move…], each move a flat tuple (decisions.move_shape) (compiler/listers.py); None: the
+    # generic walk over params and filters.
     lister: Callable | None = None
     make_filters: Callable | None = None   # () -> the filters
     # (env) -> (player, the parameters' values…): the arguments of `native`, read from a
     # move's env in one call (runtime.run_native makes it on first use).
     native_args: Callable | None = field(default=None, compare=False, repr=False)
+    # How a listed move's flat tuple reads as arguments and env (decisions.move_shape, made on
+    # first use).
+    shape: tuple | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.first = [c for c in self.requires if c.level < 0]

@@ -21,7 +21,8 @@ KEYED = frozenset({int, str, type(None)})
 
 
 def prefer_narrower(codegen, action_name: str, params: list, clause, scope: dict) -> Callable | None:
-    """`f(ctx, player, found)` -> the moves of `found` [(args, env)…] that one prefer keeps,
+    """`f(ctx, player, found)` -> the moves of `found` [move…] (decisions.move_shape's flat
+    tuples) that one prefer keeps,
     exactly those and in the order decisions._narrow keeps them, or None (then _narrow is used).
 
     params: the action's Params; clause: the prefer's syntax (its condition and `per`);
@@ -56,6 +57,12 @@ class _Narrower:
         used = {name for name, _, _ in free_names(clause.cond)}
         names = list(dict.fromkeys(p.name for p in params))
         self.names = names
+        # Where a move's tuple holds each name's value and argument: a repeated name reads as
+        # its last place, as the move's env and arguments do (decisions.move_args, move_env).
+        labelled = [j for j, p in enumerate(params) if p.encode_pieces]
+        label_at = {j: len(params) + k for k, j in enumerate(labelled)}
+        self.value_at = {p.name: j for j, p in enumerate(params)}
+        self.arg_at = {p.name: label_at.get(j, j) for j, p in enumerate(params)}
         self.read = [n for n in names if n in used]
         self.per = [n for n, _ in clause.per]
         self.memo = len(self.read) < len(names)
@@ -116,9 +123,7 @@ class _Narrower:
         else:
             lines.append("    kept = []")
         lines.append("    for m in found:")
-        if read:
-            lines.append("        e = m[1]")
-            lines += [f"        v{j} = e[{name!r}]" for j, name in enumerate(read)]
+        lines += [f"        v{j} = m[{self.value_at[name]}]" for j, name in enumerate(read)]
         if self.memo:
             key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
             keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
@@ -132,8 +137,7 @@ class _Narrower:
             return lines
         # The group of a move: the key _narrow gives it (decisions._hashable of each `per`
         # argument), computed again only when an argument is another object than the last.
-        lines.append("        a = m[0]")
-        lines += [f"        p{j} = a[{name!r}]" for j, name in enumerate(per)]
+        lines += [f"        p{j} = m[{self.arg_at[name]}]" for j, name in enumerate(per)]
         lines.append(f"        if {' or '.join(f'p{j} is not q{j}' for j in range(len(per)))}:")
         lines += [f"            q{j} = p{j}" for j in range(len(per))]
         parts = [f"(p{j} if type(p{j}) is int or type(p{j}) is str else _m_key(p{j}))" for j in range(len(per))]

@@ -2,6 +2,13 @@
 
 Legality is membership in the generated moves; a refusal is explained by
 replaying the same parameters and clauses until the first one that fails.
+
+A listed move is one flat tuple (see move_shape): the values of the parameters, in order,
+then the label of each parameter that may hold pieces. Most listed moves are never played
+nor shown, so the two dicts a move reads as — its arguments (Move.args) and the env its
+action runs with — are made only for the moves that are (`move_args`, `move_env`). The
+generic walk and the plain definition make (args, env) pairs, turned into tuples in one
+place (`_flat`); `_enumerate`, `candidates` and their references give pairs (`_pairs`).
 """
 from __future__ import annotations
 
@@ -59,6 +66,57 @@ def _piece_labels(ctx: Ctx, values: list) -> "dict | _Apart":
             for i in group:
                 labels[i] = name
     return labels
+
+
+def move_shape(action) -> tuple:
+    """(names, where, n, plain) of `action`'s listed moves, made once: the parameters' names;
+    where each argument's value is in the tuple (None when every argument is the value
+    itself: no parameter holds pieces); the number of values; and whether a native body can
+    be called with the values as they are (the names are distinct and none is `player`,
+    so the env holds every value under its own name)."""
+    shape = action.shape
+    if shape is None:
+        params = action.params
+        names = tuple(p.name for p in params)
+        n = len(names)
+        where = list(range(n))
+        labelled = [j for j, p in enumerate(params) if p.encode_pieces]
+        for k, j in enumerate(labelled):
+            where[j] = n + k
+        shape = action.shape = (names, tuple(where) if labelled else None, n,
+                                len(set(names)) == n and "player" not in names)
+    return shape
+
+
+def move_args(action, move: tuple) -> dict:
+    """The arguments of a listed move, as the listing used to make them (a repeated name
+    keeps its first place and its last value, as a dict display does)."""
+    names, where, _, _ = move_shape(action)
+    if where is None:
+        return dict(zip(names, move))
+    return {name: move[j] for name, j in zip(names, where)}
+
+
+def move_env(action, player: int, move: tuple) -> dict:
+    """The env an action's body runs with for a listed move: the player, then each value."""
+    env = {"player": player}
+    env.update(zip(move_shape(action)[0], move))
+    return env
+
+
+def _pairs(action, player: int, moves: list) -> list:
+    """(args, env) of each listed move: what a caller reading dicts is given."""
+    return [(move_args(action, m), move_env(action, player, m)) for m in moves]
+
+
+def _flat(action, pairs: list) -> list:
+    """The listed moves of (args, env) pairs (the generic walk's, the plain definition's):
+    the tuples `_pairs` turns back into the same pairs."""
+    names, where, n, _ = move_shape(action)
+    if where is None:
+        return [tuple([env[name] for name in names]) for _, env in pairs]
+    labelled = [names[j] for j in range(n) if where[j] >= n]
+    return [tuple([env[name] for name in names] + [args[name] for name in labelled]) for args, env in pairs]
 
 
 def _encode(ctx: Ctx, param, value, labels: dict | None = None):
@@ -123,7 +181,14 @@ _FAULTS = (EvalError, KeyError, IndexError, TypeError, AttributeError, ValueErro
 
 
 def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
-    """Every (args, env) of `action` for `player` that passes its requires (prefers not applied).
+    """Every (args, env) of `action` for `player` that passes its requires (prefers not
+    applied): `_listing`'s moves as dicts."""
+    return _pairs(action, player, _listing(ctx, action, player, count, stop))
+
+
+def _listing(ctx: Ctx, action, player: int, count: bool = True, stop: bool = False) -> list:
+    """Every listed move (a flat tuple) of `action` for `player` that passes its requires
+    (prefers not applied).
 
     The legal moves are by definition the combinations of parameter values that pass every
     require, checked in the order written (`_enumerate_plainly`). To list them fast, a
@@ -137,12 +202,12 @@ def _enumerate(ctx: Ctx, action, player: int, count: bool = True, stop: bool = F
     """
     lister = action.lister
     if lister is None:
-        return _enumerate_generic(ctx, action, player, count, stop)
+        return _flat(action, _enumerate_generic(ctx, action, player, count, stop))
     hits: dict | None = {} if count and ctx.hits is not None else None
     try:
         out = lister(ctx, player, hits, stop)
     except _FAULTS:
-        return _enumerate_plainly(ctx, action, player, count, stop)
+        return _flat(action, _enumerate_plainly(ctx, action, player, count, stop))
     if hits:
         _add_hits(ctx, hits)
     return out
@@ -307,40 +372,56 @@ def _narrow(ctx: Ctx, clause, found: list) -> list:
 
 
 def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
-    """Every legal (args, env) of `action` for `player`, after requires and prefers: each
-    prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower), which
-    keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
+    """Every legal (args, env) of `action` for `player`, after requires and prefers:
+    `listed`'s moves as dicts."""
+    return _pairs(action, player, listed(ctx, action, player))
+
+
+def listed(ctx: Ctx, action, player: int) -> list[tuple]:
+    """Every legal move (a flat tuple) of `action` for `player`, after requires and prefers:
+    each prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower),
+    which keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
     lister = action.lister
     if lister is None:
-        out = _enumerate_generic(ctx, action, player)
-    else:   # _enumerate(ctx, action, player), written out: once per listing of most games
+        out = _flat(action, _enumerate_generic(ctx, action, player))
+    else:   # _listing(ctx, action, player), written out: once per listing of most games
         hits: dict | None = {} if ctx.hits is not None else None
         try:
             out = lister(ctx, player, hits, False)
         except _FAULTS:
-            out = _enumerate_plainly(ctx, action, player, True, False)
+            out = _flat(action, _enumerate_plainly(ctx, action, player, True, False))
         else:
             if hits:
                 _add_hits(ctx, hits)
     if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
         return out
-    return _preferred(ctx, action, player, out, generated=True)
+    hits = ctx.hits
+    for clause in action.prefers:
+        narrow = clause.narrow
+        narrowed = narrow(ctx, player, out) if narrow is not None else _narrow_listed(ctx, action, player, clause, out)
+        if len(narrowed) < len(out) and hits is not None:
+            hits[clause.hit] = hits.get(clause.hit, 0) + 1
+        out = narrowed
+    return out
+
+
+def _narrow_listed(ctx: Ctx, action, player: int, clause, moves: list) -> list:
+    """`_narrow` of listed moves (tuples), for a prefer without a generated narrowing."""
+    pairs = _pairs(action, player, moves)
+    kept = {id(pair) for pair in _narrow(ctx, clause, pairs)}
+    narrowed = [m for m, pair in zip(moves, pairs) if id(pair) in kept]
+    return moves if len(narrowed) == len(moves) else narrowed
 
 
 def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     """`candidates` by the reference path: the generic walk, each prefer applied by `_narrow`
     (the generated listers and narrowings are tested against it)."""
-    return _preferred(ctx, action, player, _enumerate_generic(ctx, action, player), generated=False)
-
-
-def _preferred(ctx: Ctx, action, player: int, out: list, generated: bool) -> list:
-    """The moves `out` after each prefer of `action`, each counted where it narrowed."""
+    out = _enumerate_generic(ctx, action, player)
     if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
         return out
     hits = ctx.hits
     for clause in action.prefers:
-        narrow = clause.narrow if generated else None
-        narrowed = narrow(ctx, player, out) if narrow is not None else _narrow(ctx, clause, out)
+        narrowed = _narrow(ctx, clause, out)
         if len(narrowed) < len(out) and hits is not None:
             hits[clause.hit] = hits.get(clause.hit, 0) + 1
         out = narrowed
@@ -351,7 +432,7 @@ def exists(ctx: Ctx, action, player: int) -> bool:
     """Whether `player` has at least one legal move of `action` (a prefer never empties a
     non-empty set of moves, so the requires decide)."""
     try:
-        _enumerate(ctx, action, player, count=False, stop=True)
+        _listing(ctx, action, player, count=False, stop=True)
     except _Found:
         return True
     return False

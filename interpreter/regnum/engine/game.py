@@ -15,7 +15,7 @@ from ..documents import STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_stack, waiting_seats
+from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -237,9 +237,23 @@ class Game:
     def _listed(self, player: int) -> list:
         """[(action, [(args, env), …]), …]: the legal moves of `player`, by action asked for,
         listed once per position (kept under the seat's number: the cache's other keys are
-        texts and pairs) by `_play_nth(player, None)`."""
+        texts and pairs) by `_play_nth(player, None)`, as dicts (`_flat_listed` as tuples)."""
         cached = self._cache.get(player)
         return cached if cached is not None else self._play_nth(player, None)
+
+    def _flat_listed(self, player: int) -> list:
+        """[(action, [move, …]), …]: `_listed` with each move the flat tuple the listing makes
+        (decisions.move_shape), kept under ~seat (a negative number: no other key is one)."""
+        cached = self._cache.get(~player)
+        return cached if cached is not None else self._list(player)
+
+    def _nth_listed(self, player: int, i: int) -> tuple:
+        """(action, move) of the i-th legal move of `player`, as _candidates orders them."""
+        for name, found in self._flat_listed(player):
+            if i < len(found):
+                return name, found[i]
+            i -= len(found)
+        raise IndexError(i)
 
     def _candidates(self, player: int) -> list:
         """(action, args, env) of each legal move of `player`, in order."""
@@ -296,92 +310,103 @@ class Game:
         """What `play(legal_moves(player)[pick(n)])` does, n being the number of legal moves of
         `player` (a seat to move), without making a Move of every legal move: the one played,
         which is returned; None, with nothing played and `pick` not called, when there is no
-        legal move. For play_random_game, whose agents only pick an index.
-
-        The listing is written out here, where a random playout makes it (the calls of
-        _waiting, _listing_ctx and, for an action with a generated lister and no prefer,
-        decisions.candidates with it): `pick` None lists only, and returns the listing
-        (for _listed)."""
+        legal move. For play_random_game, whose agents only pick an index. `pick` None lists
+        only, and returns the listing as dicts (for _listed)."""
         cache = self._cache
-        out = cache.get(player)
+        out = cache.get(~player)
         if out is None:
-            seats = cache.get("waiting")
-            if seats is None:
-                seats = cache["waiting"] = waiting_seats(self._state.flow)
-            stack = seats.get(player)
-            out = []
-            if stack is not None:
-                ctx = self._list_ctx
-                state = self._state
-                if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
-                    ctx = self._listing_ctx()
-                else:   # _listing_ctx(), for the context it keeps
-                    bound = self._size_bound
-                    ctx.size_bound = bound if bound is not None else self._bound(state)
-                    ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
-                    ctx.steps = ctx.added = 0
-                actions = self.model.actions
-                for name in stack[-1][2]["$actions"]:
-                    action = actions[name]
-                    try:
-                        lister = action.lister
-                        if lister is None or action.prefers:
-                            found = decisions.candidates(ctx, action, player)
-                        else:   # decisions.candidates, written out
-                            hits = {} if ctx.hits is not None else None
-                            try:
-                                found = lister(ctx, player, hits, False)
-                            except _FAULTS:
-                                found = decisions._enumerate_plainly(ctx, action, player, True, False)
-                            else:
-                                if hits:
-                                    decisions._add_hits(ctx, hits)
-                    except BaseException as err:   # located as guarded() does, only when it failed
-                        with guarded(action.span, f"while listing the moves of '{name}'"):
-                            raise err
-                    out.append((name, found))
-                if ctx.steps > self.peak_steps:
-                    self.peak_steps = ctx.steps
-            cache[player] = out
+            out = self._list(player)
         if pick is None:
-            return out
-        listed = out
-        if len(listed) == 1:   # one action asked for (the usual case): no triples made
-            name, found = listed[0]
+            listed = cache.get(player)
+            if listed is None:
+                actions = self.model.actions
+                listed = cache[player] = [(name, decisions._pairs(actions[name], player, found))
+                                          for name, found in out]
+            return listed
+        if len(out) == 1:   # one action asked for (the usual case)
+            name, found = out[0]
             if not found:
                 return None
-            args, env = found[pick(len(found))]
+            listed = found[pick(len(found))]
         else:   # the i-th of the moves of every action, in order, as _candidates lists them
             n = 0
-            for _, found in listed:
+            for _, found in out:
                 n += len(found)
             if not n:
                 return None
             i = pick(n)
-            for name, found in listed:
+            for name, found in out:
                 if i < len(found):
                     break
                 i -= len(found)
-            args, env = found[i]
-        move = _new_move(Move)   # Move(player, name, dict(args)), its slots set directly
+            listed = found[i]
+        move = _new_move(Move)   # Move(player, name, args), its slots set directly
         _set_player(move, player)
         _set_action(move, name)
-        _set_args(move, dict(args))
+        _set_args(move, decisions.move_args(self.model.actions[name], listed))
         try:
-            self._apply(move, env)
+            self._apply(move, listed)
         except RulesetError as err:
             err.move = move
             raise
         return move
+
+    def _list(self, player: int) -> list:
+        """The listing `_flat_listed` keeps, made (once per position): the moves of each action
+        `player` is asked for, as tuples.
+
+        Written out here, where a random playout makes it: the calls of _waiting,
+        _listing_ctx and, for an action with a generated lister and no prefer,
+        decisions.listed with it."""
+        cache = self._cache
+        seats = cache.get("waiting")
+        if seats is None:
+            seats = cache["waiting"] = waiting_seats(self._state.flow)
+        stack = seats.get(player)
+        out = []
+        if stack is not None:
+            ctx = self._list_ctx
+            state = self._state
+            if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+                ctx = self._listing_ctx()
+            else:   # _listing_ctx(), for the context it keeps
+                bound = self._size_bound
+                ctx.size_bound = bound if bound is not None else self._bound(state)
+                ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
+                ctx.steps = ctx.added = 0
+            actions = self.model.actions
+            for name in stack[-1][2]["$actions"]:
+                action = actions[name]
+                try:
+                    lister = action.lister
+                    if lister is None or action.prefers:
+                        found = decisions.listed(ctx, action, player)
+                    else:   # decisions.listed, written out
+                        hits = {} if ctx.hits is not None else None
+                        try:
+                            found = lister(ctx, player, hits, False)
+                        except _FAULTS:
+                            found = decisions._flat(action, decisions._enumerate_plainly(ctx, action, player, True, False))
+                        else:
+                            if hits:
+                                decisions._add_hits(ctx, hits)
+                except BaseException as err:   # located as guarded() does, only when it failed
+                    with guarded(action.span, f"while listing the moves of '{name}'"):
+                        raise err
+                out.append((name, found))
+            if ctx.steps > self.peak_steps:
+                self.peak_steps = ctx.steps
+        cache[~player] = out
+        return out
 
     def _play(self, move: Move) -> None:
         known = self._cache.get(("legal", move.player)) if type(move.player) is int else None
         if known is not None:
             for i, handed in enumerate(known):
                 if handed is move:
-                    _, args, env = self._candidates(move.player)[i]
+                    _, args, _ = self._candidates(move.player)[i]
                     if _same(move.args, args):   # as handed out: its shape and legality are known
-                        self._apply(move, env)
+                        self._apply(move, self._nth_listed(move.player, i)[1])
                         return
                     break
         _check_shape(move)
@@ -395,11 +420,11 @@ class Game:
             raise IllegalMove(move, f"'{move.action}' is not possible now; P{move.player} may "
                               f"{' or '.join(allowed)}", "flow", self._asking_at(stack))
         chosen = None
-        for name, args, env in self._candidates(move.player):
+        for i, (name, args, _) in enumerate(self._candidates(move.player)):
             if name == move.action and args == move.args:
                 if not _same(args, move.args):
                     raise _not_same(move, args, self.model.actions[name])
-                chosen = env
+                chosen = self._nth_listed(move.player, i)[1]
                 break
         if chosen is None:
             ctx = self._ctx(self._state)
@@ -409,7 +434,9 @@ class Game:
             raise refusal
         self._apply(move, chosen)
 
-    def _apply(self, move: Move, env: dict) -> None:
+    def _apply(self, move: Move, listed: tuple) -> None:
+        """Play `move`, whose listed tuple (decisions.move_shape) is `listed`: a native body is
+        called with its values, a body run by the VM gets the env made of them."""
         state = self._state
         flow = state.flow
         cache = self._cache
@@ -450,10 +477,14 @@ class Game:
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
-            if action.native is not None:
-                run_native(ctx, action, env)   # counts itself in ctx.hits, as a pushed body would
-            else:
-                ctx.push(action.body, dict(env))
+            if action.native is None:
+                ctx.push(action.body, decisions.move_env(action, player, listed))
+            else:   # counts itself in ctx.hits, as a pushed body would
+                shape = action.shape or decisions.move_shape(action)
+                if not shape[3]:   # a repeated name, or one named `player`: read from the env
+                    run_native(ctx, action, decisions.move_env(action, player, listed))
+                else:
+                    run_native_with(ctx, action, player, listed if shape[1] is None else listed[:shape[2]])
             # On top now: the answered frame or what the action pushed, all made by this move.
             signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move

@@ -556,8 +556,14 @@ def run_native(ctx: Ctx, action, env: dict) -> None:
     if read is None:
         read = action.native_args = arguments(action)
     args = read(env)
+    run_native_with(ctx, action, args[0], args[1:])
+
+
+def run_native_with(ctx: Ctx, action, player: int, values) -> None:
+    """`run_native` with the parameters' values already read, in order: a listed move holds
+    them (decisions.move_shape), so no env needs making for a native body."""
     try:
-        action.native(ctx, *args)
+        action.native(ctx, player, *values)
         if ctx.fired:
             ctx.run_fired()
         if ctx.deferred:   # the action is over: they run next
