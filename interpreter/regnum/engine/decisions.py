@@ -105,8 +105,15 @@ def move_env(action, player: int, move: tuple) -> dict:
 
 
 def _pairs(action, player: int, moves: list) -> list:
-    """(args, env) of each listed move: what a caller reading dicts is given."""
-    return [(move_args(action, m), move_env(action, player, m)) for m in moves]
+    """(args, env) of each listed move: what a caller reading dicts is given (move_args and
+    move_env of each, written out)."""
+    names, where, _, _ = move_shape(action)
+    out = []
+    for m in moves:
+        env = {"player": player}
+        env.update(zip(names, m))
+        out.append((dict(zip(names, m)) if where is None else {name: m[j] for name, j in zip(names, where)}, env))
+    return out
 
 
 def _flat(action, pairs: list) -> list:

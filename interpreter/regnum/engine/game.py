@@ -288,8 +288,10 @@ class Game:
         cannot change what is played."""
         moves = self._cache.get(("legal", player))
         if moves is None:
+            actions = self.model.actions   # each Move's arguments made afresh from its tuple
             moves = self._cache[("legal", player)] = [
-                Move(player, name, dict(args)) for name, args, _ in self._candidates(player)]
+                Move(player, name, decisions.move_args(actions[name], m))
+                for name, found in self._flat_listed(player) for m in found]
         return moves
 
     # ── playing ──
@@ -404,9 +406,9 @@ class Game:
         if known is not None:
             for i, handed in enumerate(known):
                 if handed is move:
-                    _, args, _ = self._candidates(move.player)[i]
-                    if _same(move.args, args):   # as handed out: its shape and legality are known
-                        self._apply(move, self._nth_listed(move.player, i)[1])
+                    name, listed = self._nth_listed(move.player, i)
+                    if _same(move.args, decisions.move_args(self.model.actions[name], listed)):
+                        self._apply(move, listed)   # as handed out: its shape and legality are known
                         return
                     break
         _check_shape(move)
