@@ -198,3 +198,36 @@ def test_a_refused_move_leaves_the_state_byte_identical(rulesets, name):
             assert game.to_json() == before and game.hits == hits
     assert tried > 0
     assert [(m.action, m.args) for m in game.legal_moves(player)] == [(m.action, m.args) for m in legal]
+
+
+# ── the choices of a piece parameter, without the walk's _Apart ──
+
+def test_piece_choices_are_the_distinct_labelled_choices(tmp_path, rulesets):
+    assert "_m_choices(c, d)" in rulesets["kings_road"].model.actions["pick"].lister.source
+    rules = load(tmp_path, textwrap.dedent("""
+    game toy "Toy"
+    players 2..2
+    piece token:
+        size: int
+    piece mark:
+        hue: str
+    zone pool: public
+    setup:
+        create 2 token(size: 1) in pool
+        create 1 token(size: 3) in pool
+        create 1 mark(hue: "red") in pool
+    flow:
+        ask 0 to take
+    action take(t in pool):
+        move t to pool
+    """))
+    game = rules.new_game(2)
+    ctx = game._ctx(game.state)
+    pool = list(game.state.zones["pool"])
+    domains = [pool, pool[3:], pool[2:], pool[::-1], [pool[3], pool[2]], pool + pool[:1], pool[:1] + ["x", "y"],
+               [], [pool[0], pool[1]]]
+    for values in domains:
+        expected = decisions._distinct(values, decisions._piece_labels(ctx, values), ())
+        assert decisions._piece_choices(ctx, values) == expected
+    assert decisions._piece_choices(ctx, [pool[3], pool[2]]) == [(pool[3], "mark"), (pool[2], "token")]
+    assert [label for _, label in decisions._piece_choices(ctx, pool)] == ["token#0", "token#2", "mark"]

@@ -119,6 +119,7 @@ def _helpers() -> dict:
         from ..engine import decisions
         from .prefers import KEYED
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
+                    "_m_choices": decisions._piece_choices,
                     "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
                     "_m_walk": decisions._enumerate_generic, "_m_flat": decisions._flat,
@@ -583,7 +584,7 @@ class _Writer:
         taken = self._taken(i)
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
-        keep = f"(d, {labels})" if taken else f"_m_distinct(d, {labels}, ())" if param.encode_pieces \
+        keep = f"(d, {labels})" if taken else "_m_choices(c, d)" if param.encode_pieces \
             else "d" if written is not None and self._distinct(i) else "_m_unique(d)"
         compute = [f"d = {domain}", f"f{i} = {keep}"]
         if i == 0:

@@ -126,6 +126,17 @@ def _flat(action, pairs: list) -> list:
     return [tuple([env[name] for name in names] + [args[name] for name in labelled]) for args, env in pairs]
 
 
+def _piece_choices(ctx: Ctx, values: list) -> list:
+    """`_distinct(values, _piece_labels(ctx, values), ())`: the choices of a domain that may
+    hold pieces, none taken yet. In the usual case (only pieces, each named apart) the
+    (piece, label) pairs themselves, without the _Apart a walk keeps them in."""
+    pieces = ctx.state.pieces
+    pairs = [(v, pieces[v]["label"]) for v in values if type(v) is int]
+    if len(pairs) == len(values) and len(set(map(_LABEL, pairs))) == len(pairs):
+        return pairs
+    return _distinct(values, _piece_labels(ctx, values), ())
+
+
 def _encode(ctx: Ctx, param, value, labels: dict | None = None):
     if param.encode_pieces and type(value) is int:
         if labels is not None:
