@@ -154,7 +154,8 @@ class Clause:
     level: int = -1            # require: checked once the parameters up to this index are chosen
     per: tuple = ()            # prefer: the parameters whose values group the moves it narrows
     many: Callable | None = None   # prefer: (ctx, [env…]) -> [holds…], every move judged at once
-    narrow: Callable | None = None   # prefer: (ctx, player, [(args, env)…]) -> what _narrow keeps, generated
+    # prefer: (ctx, player, [move…]) -> what _narrow keeps, generated (a move: decisions.move_shape)
+    narrow: Callable | None = None
 
 
 @dataclass
