@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from . import backends, resources
 from .agents import playout, random_picks
+from .engine.decisions import move_args, move_env
 from .failures import one_line
 from .resources import ruleset_label
 
@@ -228,12 +229,9 @@ class _Played:
         def pick(n: int) -> int:
             i = choose(n)
             if self.watching:   # the i-th move of the seat's listing, as Game._play_nth takes it
-                k = i
-                for name, found in self.game._listed(seat):
-                    if k < len(found):
-                        self.chosen = (seat, name) + found[k]
-                        break
-                    k -= len(found)
+                name, listed = self.game._nth_listed(seat, i)   # made into dicts for this move only
+                action = self.game.model.actions[name]
+                self.chosen = (seat, name, move_args(action, listed), move_env(action, seat, listed))
             return i
         return pick
 
