@@ -140,6 +140,10 @@ class StmtCompiler:
         self._emit(code, move_count, s.span)
 
     def _CreateStmt(self, code, s, scope):
+        op = self._create_op(s, scope)
+        if op is not None:
+            self._emit(code, op, s.span)
+            return
         count = self.x.expr(s.count, scope)
         fields = [(n, self.x.expr(v, scope)) for n, _, v in s.fields]
         dest = self.x.zone_key(s.dest, scope)
@@ -154,6 +158,39 @@ class StmtCompiler:
             f[1] += 1
             c.create_many(count(c, env), piece_type, values, text, key)
         self._emit(code, create, s.span)
+
+    def _create_op(self, s, scope):
+        """A `create` as one generated function: its fields, label and count written inline
+        (a setup runs hundreds of them), computed in the order of the closures above —
+        fields, label, zone, count — and one piece with a label fixed at load made without
+        create_many's checks, which it passes. None where Python cannot compile it (the
+        closures then report what is too deep)."""
+        g = self.x.codegen
+        try:
+            fields = ", ".join(f"{n!r}: {g.src(v, scope, {})}" for n, _, v in s.fields)
+            label = repr(s.piece_type) if s.label is None else f"str({g.src(s.label, scope, {})})"
+            count = g.src(s.count, scope, {})
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        many = f"c.create_many({count}, {s.piece_type!r}, _cr_values, _cr_text, _cr_key)"
+        make = many
+        if isinstance(s.count, ast.IntLit) and s.count.value == 1:
+            make = f"c.create_piece({s.piece_type!r}, _cr_values, _cr_text, _cr_key)"
+            fixed = s.piece_type if s.label is None else s.label.value if isinstance(s.label, ast.StrLit) else None
+            if fixed is None:   # a label known as the game runs: create_many refuses a '#'
+                make = f"{many} if '#' in _cr_text else {make}"
+            elif "#" in fixed:
+                make = many
+        self._label += 1
+        name = f"_create{self._label}"
+        source = (f"def {name}(c, f):\n    e = f[2]\n    _cr_values = {{{fields}}}\n    _cr_text = {label}\n"
+                  f"    _cr_key = {g.bind(self.x.zone_key(s.dest, scope), 'zkey')}(c, e)\n"
+                  f"    f[1] += 1\n    {make}\n")
+        try:
+            exec(g.compiled(source, "<regnum create>"), g.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return g.ns[name]
 
     def _ShuffleStmt(self, code, s, scope):
         zone = self.x.zone_key(s.zone, scope)
