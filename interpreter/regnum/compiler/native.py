@@ -234,6 +234,41 @@ class NativeCompiler:
                     return True
         return False
 
+    def scoring_entries(self, decl):
+        """`f(c, env)` -> (contenders, needs, pays, places, [(contender, measure)…]) of a
+        scoring, computed in the order its closures are (source, needs, pays, places, then each
+        contender's measure), as one function: the parameters read once, the measure written
+        inline in a loop, where a call per contender copied the environment to bind it. None
+        where Python cannot compile it (the closures are used). Not a native procedure: an
+        error in it is located at the `score` that ran it, as an expression's is."""
+        unknown = None if self._refs_confined() else "any"
+        binds = {p: (f"_l{next(self._ids)}", unknown) for p in decl.params}
+        source_kind = self.x.kind(decl.source, self._kinds(binds))
+        inner = dict(binds)
+        var = inner[decl.var] = (f"_l{next(self._ids)}", {"players": "player"}.get(source_kind) or unknown)
+        fname = f"_score{next(self._ids)}_{decl.name}"
+        state_locals, self.gen.state_locals = self.gen.state_locals, True
+        try:
+            parts = [f"    _contenders = list({self._e(decl.source, binds)})",
+                     f"    _needs = {self._e(decl.needs, binds) if decl.needs is not None else None}",
+                     f"    _pays = list({self._e(decl.pays, binds) if decl.pays is not None else [1]})",
+                     f"    _places = {self._e(decl.places, binds) if decl.places is not None else None}",
+                     "    _entries = []",
+                     f"    for {var[0]} in _contenders:",
+                     f"        _entries.append(({var[0]}, {self._e(decl.measure, inner)}))",
+                     "    return _contenders, _needs, _pays, _places, _entries"]
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        finally:
+            self.gen.state_locals = state_locals
+        body = "\n".join([f"    {py} = env[{name!r}]" for name, (py, _) in binds.items()] + parts) + "\n"
+        source = f"def {fname}(c, env):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
+        try:
+            exec(self.gen.compiled(source, "<regnum scoring>"), self.gen.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return self.gen.ns[fname]
+
     def function(self, fname: str):
         return self.gen.ns[fname]
 
