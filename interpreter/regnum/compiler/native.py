@@ -74,6 +74,19 @@ def eligible(program) -> set[str]:
     return ok
 
 
+def fitted(node, text: str) -> str:
+    """The source storing the value of `node` (source `text`) through `c.fit`, unless the
+    value is one fit lets pass whatever the limits: a truth value (literal, `not`, a
+    comparison), none, or 0."""
+    if isinstance(node, (ast.BoolLit, ast.NoneLit)) or (isinstance(node, ast.IntLit) and node.value == 0):
+        return text
+    if isinstance(node, ast.Unary) and node.op == "not":
+        return text
+    if isinstance(node, ast.Binary) and node.op in _TRUTHS:
+        return text
+    return f"c.fit({text})"
+
+
 def _bindings(body):
     """(name, statement) of every local a body binds (`let`, `for`, `score … as`, `together`)."""
     for stmt in _walk(body):
@@ -286,15 +299,7 @@ class NativeCompiler:
         return text
 
     def _fit(self, node, text: str) -> str:
-        """The source storing a value through `c.fit`, unless the value is one fit lets pass
-        whatever the limits: a truth value (literal, `not`, a comparison), none, or 0."""
-        if isinstance(node, (ast.BoolLit, ast.NoneLit)) or (isinstance(node, ast.IntLit) and node.value == 0):
-            return text
-        if isinstance(node, ast.Unary) and node.op == "not":
-            return text
-        if isinstance(node, ast.Binary) and node.op in _TRUTHS:
-            return text
-        return f"c.fit({text})"
+        return fitted(node, text)
 
     def _kinds(self, binds) -> dict:
         return {n: k for n, (_, k) in binds.items()}
@@ -307,8 +312,10 @@ class NativeCompiler:
         if isinstance(node, ast.Name) and fam is not None and fam.index is None:
             return repr(fam.keys[""])
         if isinstance(node, ast.Call) and fam is not None:
-            keys = self.gen.bind(fam.keys, "z")
-            return f"{keys}[{self._e(node.args[0], binds)}]"
+            index = self._e(node.args[0], binds)
+            if not fam.open:   # read from the plain copy of the keys first (CodeGen._zone_key)
+                return f"({self.gen._zone_key(fam, index)})"
+            return f"{self.gen.bind(fam.keys, 'z')}[{index}]"
         from .expressions import CompileError
         raise CompileError("a zone is expected here", node.span)
 
