@@ -152,7 +152,7 @@ class NativeCompiler:
         self._ids = itertools.count()
         self._compiled: dict = {}    # (name, argument kinds) -> function name
         self._seats: set[str] = set()   # Python locals known to hold a seat where the code being written runs
-        self._confined: bool | None = None   # see _refs_confined, computed once
+        self._confined: bool | None = None   # see refs_confined, computed once
         self.gen.ns.setdefault("ZoneRef", ZoneRef)
         self.gen.ns.setdefault("_format", format_value)
         self.gen.ns.setdefault("_said", said)
@@ -170,8 +170,8 @@ class NativeCompiler:
         binds = {}
         params = []
         # A parameter of no known kind may be given a zone reference only where some local
-        # may hold one unseen (see _refs_confined); else it is read as it is, never _deref'd.
-        unknown = "any" if not self._refs_confined() else None
+        # may hold one unseen (see refs_confined); else it is read as it is, never _deref'd.
+        unknown = "any" if not self.refs_confined() else None
         for param in param_names:
             py = f"_l{next(self._ids)}"
             params.append(py)
@@ -199,7 +199,7 @@ class NativeCompiler:
         self.natives.setdefault(name, self.gen.ns[fname])
         return fname
 
-    def _refs_confined(self) -> bool:
+    def refs_confined(self) -> bool:
         """Whether a zone reference is only ever read where its local is known to hold one.
 
         A local holds a reference (ZoneRef) when `let` binds it to a zone or a rule is given a
@@ -254,7 +254,7 @@ class NativeCompiler:
         inline in a loop, where a call per contender copied the environment to bind it. None
         where Python cannot compile it (the closures are used). Not a native procedure: an
         error in it is located at the `score` that ran it, as an expression's is."""
-        unknown = None if self._refs_confined() else "any"
+        unknown = None if self.refs_confined() else "any"
         binds = {p: (f"_l{next(self._ids)}", unknown) for p in decl.params}
         source_kind = self.x.kind(decl.source, self._kinds(binds))
         inner = dict(binds)

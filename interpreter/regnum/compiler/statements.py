@@ -92,6 +92,12 @@ class StmtCompiler:
         self._emit(code, op, span)
         return True
 
+    def _unknown(self) -> str | None:
+        """The kind of a local of no known kind: "value", read as it is, when no local can hold
+        a zone reference its kind does not say (NativeCompiler.refs_confined); else None, read
+        through _deref."""
+        return "value" if self.native is not None and self.native.refs_confined() else None
+
     def _bound(self, value, stem: str) -> str:
         return self.x.codegen.bind(value, stem)
 
@@ -109,10 +115,10 @@ class StmtCompiler:
         name = s.name
         if self._emit_written(code, "let", lambda: [f"e[{name!r}] = {fitted(s.value, self._py(s.value, scope))}",
                                                     "f[1] += 1"], s.span):
-            scope[s.name] = self.x.kind(s.value, scope)
+            scope[s.name] = self.x.kind(s.value, scope) or self._unknown()
             return
         value = self.x.expr(s.value, scope)
-        scope[s.name] = self.x.kind(s.value, scope)
+        scope[s.name] = self.x.kind(s.value, scope) or self._unknown()
 
         def let(c, f):
             f[2][name] = c.fit(value(c, f[2]))
@@ -365,7 +371,8 @@ class StmtCompiler:
         if signature not in known:
             name = callee if not known and callee not in self.codes else f"{callee}~{len(known) + 1}"
             known[signature] = name
-            self.procedure(name, target.kind, target.span, target.body, kinds, cover=callee)
+            self.procedure(name, target.kind, target.span, target.body,
+                           {k: v or self._unknown() for k, v in kinds.items()}, cover=callee)
         return known[signature]
 
     def _arg_py(self, node, scope) -> str:
@@ -384,7 +391,7 @@ class StmtCompiler:
         name, result = s.name, s.result
         args = [self.x.expr(a, scope) for a in s.args]
         if result is not None:
-            scope[result] = None
+            scope[result] = self._unknown()
 
         def score(c, f):
             c.score(name, tuple(a(c, f[2]) for a in args))
@@ -492,7 +499,8 @@ class StmtCompiler:
     def _loop_over(self, code, span, var, source_node, cond_node, body, scope):
         items, index = self._fresh("items"), self._fresh("i")
         inner = dict(scope)
-        inner[var] = {"players": "player", "pieces": "piece", "zone": "piece"}.get(self.x.kind(source_node, scope))
+        inner[var] = {"players": "player", "pieces": "piece", "zone": "piece"}.get(
+            self.x.kind(source_node, scope)) or self._unknown()
         if self._emit_written(code, "start", lambda: [f"e[{items!r}] = list({self._py(source_node, scope)})",
                                                       f"e[{index!r}] = 0", "f[1] += 1"], span):
             done = [0]
