@@ -19,6 +19,11 @@ from .text import format_value, said
 ASK, SPAWN, END = "ask", "spawn", "end"
 
 
+# Whether instructions are written as Python (below); tests set it off to compare with the
+# closures, which stay the fallback.
+WRITE_OPS = True
+
+
 class _NotWritten(Exception):
     """An instruction that cannot be written as Python (its closure is built instead)."""
 
@@ -83,6 +88,8 @@ class StmtCompiler:
 
     def _emit_written(self, code: Code, what: str, build, span) -> bool:
         """Emit the instruction `build()` writes (its lines), if it can be written."""
+        if not WRITE_OPS:
+            return False
         try:
             op = self._written(what, build())
         except _NotWritten:
@@ -268,6 +275,8 @@ class StmtCompiler:
         create_many's checks, which it passes. None where Python cannot compile it (the
         closures then report what is too deep)."""
         g = self.x.codegen
+        if not WRITE_OPS:
+            return None
         try:
             fields = ", ".join(f"{n!r}: {g.src(v, scope, {})}" for n, _, v in s.fields)
             label = repr(s.piece_type) if s.label is None else f"str({g.src(s.label, scope, {})})"
