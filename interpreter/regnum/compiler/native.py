@@ -514,8 +514,8 @@ class NativeCompiler:
         """Whether the list a loop goes through cannot change while its body runs, so that it
         needs no copy: the only lists changed in place are zones', and only moves change them;
         the seats, the ruleset's constants and lists built for the loop are never a zone's."""
-        if self._over_seats(node, binds) or self.x.fixed_list(node, {}) is not None and not (
-                isinstance(node, ast.Name) and node.name in binds):
+        if self._over_seats(node, binds) or (self.x.fixed_list(node, {}) is not None and not (
+                isinstance(node, ast.Name) and node.name in binds)):
             return True
         if isinstance(node, (ast.ListComp, ast.ListLit)):
             return True
