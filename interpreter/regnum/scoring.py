@@ -49,13 +49,17 @@ def rank(entries: list, keys: list, tally: Callable | None = None) -> list[list]
     keys: [(order, key(player) -> value, tag)] applied in turn inside each block; tally(tag)
     counts each block of two or more players a key is applied to (a None tag is not counted).
     """
-    entries = sorted(entries, key=lambda pm: -pm[1])
+    entries = sorted(entries, key=_negated)
     blocks: list[list] = []
-    for player, measure in entries:
-        if blocks and blocks[-1][0][1] == measure:
-            blocks[-1].append((player, measure))
+    block: list = []
+    first = None   # the measure of the block being filled (its first player's)
+    for pm in entries:
+        if block and pm[1] == first:
+            block.append(pm)
         else:
-            blocks.append([(player, measure)])
+            block = [pm]
+            blocks.append(block)
+            first = pm[1]
     for order, key, tag in keys:
         refined = []
         for block in blocks:
@@ -79,39 +83,51 @@ def rank(entries: list, keys: list, tally: Callable | None = None) -> list[list]
     return blocks
 
 
+def _negated(pm):
+    """The sort key of rank: the measure negated, so that the largest comes first and equal
+    measures keep their order."""
+    return -pm[1]
+
+
 def payouts(blocks: list[list], pays: list, places: int | None, policy: str,
             tally: Callable | None = None, tag: str | None = None) -> list[tuple]:
     """[(player, position, points)] for every ranked player, in ranking order; tally(tag) counts
-    each block of two or more players the block policy decides for."""
-
-    def value(position: int) -> int:
-        if position > len(pays) or (places is not None and position > places):
-            return 0
-        return pays[position - 1]
-
+    each block of two or more players the block policy decides for. Every player of a block is
+    paid alike, so a block's points are reckoned once."""
     out = []
     position = 1
+    paid = len(pays)
+    counted = tally is not None and tag is not None
     for dense, block in enumerate(blocks, 1):
         k = len(block)
-        if k > 1 and tally is not None and tag is not None:
+        if k > 1 and counted:
             tally(tag)
         if policy == "take_lowest":
-            points = [value(position + k - 1)] * k
+            at = position + k - 1
+            points = 0 if at > paid or (places is not None and at > places) else pays[at - 1]
         elif policy == "take_highest":
-            points = [value(position)] * k
+            points = 0 if position > paid or (places is not None and position > places) else pays[position - 1]
         elif policy == "share_rank":
-            points = [value(dense)] * k
+            points = 0 if dense > paid or (places is not None and dense > places) else pays[dense - 1]
         else:  # split_evenly
-            points = [sum(value(position + i) for i in range(k)) // k] * k
+            points = sum(0 if at > paid or (places is not None and at > places) else pays[at - 1]
+                         for at in range(position, position + k)) // k
         shown = dense if policy == "share_rank" else position
-        out.extend((player, shown, pts) for (player, _), pts in zip(block, points))
+        for player, _ in block:
+            out.append((player, shown, points))
         position += k
     return out
 
 
 def majority(contenders: list, measure: Callable, needs, pays: list, places, keys: list,
              policy: str, tally: Callable | None = None, policy_tag: str | None = None) -> list[tuple]:
-    entries = [(p, measure(p)) for p in contenders]
+    return majority_of([(p, measure(p)) for p in contenders], needs, pays, places, keys, policy, tally,
+                       policy_tag)
+
+
+def majority_of(entries: list, needs, pays: list, places, keys: list, policy: str,
+                tally: Callable | None = None, policy_tag: str | None = None) -> list[tuple]:
+    """majority, of the (contender, measure) pairs computed already."""
     if needs is not None:
         entries = [(p, m) for p, m in entries if m >= needs]
     return payouts(rank(entries, keys, tally), pays, places, policy, tally, policy_tag)

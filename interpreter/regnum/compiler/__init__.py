@@ -107,7 +107,7 @@ class _Compiler:
         stmts.native = native.NativeCompiler(self.exprs, p, self.scorings, self.natives, allowed,
                                              stmts.branches)
         for decl in p.of_kind("scoring"):
-            self.scorings[decl.name] = self._scoring(decl)
+            self.scorings[decl.name] = self._scoring(decl, stmts.native)
         rules: list = []
         compiled_actions = {}
         for decl in p.of_kind("action"):
@@ -401,7 +401,7 @@ class _Compiler:
                 block = inner   # as before: the named chain's block policy (take_lowest if none)
         return keys, block
 
-    def _scoring(self, decl: ast.ScoringDecl) -> Scoring:
+    def _scoring(self, decl: ast.ScoringDecl, natives=None) -> Scoring:
         x = self.exprs
         scope = {p: None for p in decl.params}
         source = x.expr(decl.source, scope)
@@ -413,6 +413,7 @@ class _Compiler:
         needs = x.expr(decl.needs, scope) if decl.needs is not None else (lambda c, e: None)
         keys, (block, block_hit) = self._policies(decl.ties, inner, decl.name, decl.var)
         var, target, name = decl.var, decl.into or "score", decl.name
+        gather = natives.scoring_entries(decl) if natives is not None else None
 
         def run(c, env):
             def measure_of(p):
@@ -426,9 +427,14 @@ class _Compiler:
                     local[var] = p
                     return fn(c, local)
                 return key
-            result = scoring.majority(list(source(c, env)), measure_of, needs(c, env), list(pays(c, env)),
-                                      places(c, env), [(o, keyed(k), hit) for o, k, hit in keys], block,
-                                      c.hit, block_hit)
+            if gather is not None:   # the same values, in the same order, computed in one call
+                _, need, paid, placed, entries = gather(c, env)
+                result = scoring.majority_of(entries, need, paid, placed,
+                                             [(o, keyed(k), hit) for o, k, hit in keys], block, c.hit, block_hit)
+            else:
+                result = scoring.majority(list(source(c, env)), measure_of, needs(c, env), list(pays(c, env)),
+                                          places(c, env), [(o, keyed(k), hit) for o, k, hit in keys], block,
+                                          c.hit, block_hit)
             for player, _, points in result:
                 if points:
                     c.set_pvar(player, target, c.state.pvars[player][target] + points)

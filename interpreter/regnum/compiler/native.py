@@ -19,11 +19,15 @@ import itertools
 from .. import ast
 from ..engine.state import ZoneRef
 from ..graphs import loops
+from .codegen import _PLAIN, state_reads
 from .text import format_value, said
 
 # Statements that may suspend a procedure (or end the game): their procedures stay in the VM.
 _SUSPENDING = (ast.AskStmt, ast.SimultaneousStmt, ast.EndStmt)
 _MOVING = (ast.MoveStmt, ast.MoveCountStmt, ast.CreateStmt)
+# Operators whose value is always true or false (Python's comparisons of the values a game
+# holds, and the membership tests).
+_TRUTHS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
 
 def _walk(body):
@@ -70,6 +74,48 @@ def eligible(program) -> set[str]:
     return ok
 
 
+def fitted(node, text: str) -> str:
+    """The source storing the value of `node` (source `text`) through `c.fit`, unless the
+    value is one fit lets pass whatever the limits: a truth value (literal, `not`, a
+    comparison), none, or 0."""
+    if isinstance(node, (ast.BoolLit, ast.NoneLit)) or (isinstance(node, ast.IntLit) and node.value == 0):
+        return text
+    if isinstance(node, ast.Unary) and node.op == "not":
+        return text
+    if isinstance(node, ast.Binary) and node.op in _TRUTHS:
+        return text
+    return f"c.fit({text})"
+
+
+def _bindings(body):
+    """(name, statement) of every local a body binds (`let`, `for`, `score … as`, `together`)."""
+    for stmt in _walk(body):
+        if isinstance(stmt, ast.LetStmt):
+            yield stmt.name, stmt
+        elif isinstance(stmt, (ast.ForStmt, ast.SimultaneousStmt)):
+            yield stmt.var, stmt
+        elif isinstance(stmt, ast.ScoreStmt) and stmt.result is not None:
+            yield stmt.result, stmt
+
+
+def _assigns(body, name: str) -> bool:
+    """Whether a body binds or sets the local `name` anywhere."""
+    for stmt in _walk(body):
+        if isinstance(stmt, (ast.SetStmt, ast.AddStmt)) and isinstance(stmt.target, ast.Name) \
+                and stmt.target.name == name:
+            return True
+    return any(bound == name for bound, _ in _bindings(body))
+
+
+def _params(decl) -> list[str]:
+    """The names a procedure's callers bind (an action's seat among them)."""
+    if decl.kind == "action":
+        return ["player"] + [p.name for p in decl.params]
+    if decl.kind == "trigger":
+        return [decl.piece_var] + ([decl.index_var] if decl.index_var else [])
+    return list(getattr(decl, "params", ()))
+
+
 class _Source:
     """Lines of Python under construction, each remembering the span it came from."""
 
@@ -80,6 +126,16 @@ class _Source:
     def add(self, depth: int, text: str, span) -> None:
         self.lines.append("    " * depth + text)
         self.spans[len(self.lines)] = span
+
+    def insert_after_first(self, lines: list[str], span) -> None:
+        """Lines (indented already) placed right after the first, the spans moved with theirs."""
+        if not lines:
+            return
+        n = len(lines)
+        self.lines[1:1] = lines
+        self.spans = {(line if line == 1 else line + n): at for line, at in self.spans.items()}
+        for i in range(n):
+            self.spans[2 + i] = span
 
 
 class NativeCompiler:
@@ -95,6 +151,8 @@ class NativeCompiler:
         self.spans: dict = {}        # generated file name -> {line: span}
         self._ids = itertools.count()
         self._compiled: dict = {}    # (name, argument kinds) -> function name
+        self._seats: set[str] = set()   # Python locals known to hold a seat where the code being written runs
+        self._confined: bool | None = None   # see refs_confined, computed once
         self.gen.ns.setdefault("ZoneRef", ZoneRef)
         self.gen.ns.setdefault("_format", format_value)
         self.gen.ns.setdefault("_said", said)
@@ -111,29 +169,137 @@ class NativeCompiler:
         self._compiled[signature] = fname
         binds = {}
         params = []
+        # A parameter of no known kind may be given a zone reference only where some local
+        # may hold one unseen (see refs_confined); else it is read as it is, never _deref'd.
+        unknown = "any" if not self.refs_confined() else None
         for param in param_names:
             py = f"_l{next(self._ids)}"
             params.append(py)
-            binds[param] = (py, param_kinds.get(param) or "any")
+            binds[param] = (py, param_kinds.get(param) or unknown)
+        if name.startswith("action:") and param_names and param_names[0] == "player" \
+                and not _assigns(decl.body, "player"):
+            self._seats.add(params[0])   # the seat making the move: a seat, never checked again
         src = _Source()
         src.add(0, f"def {fname}(c{''.join(', ' + p for p in params)}):", decl.span)
         src.add(1, "_h = c.hits", decl.span)   # None: the game counts no coverage
         src.add(1, f"if _h is not None: _h[{name!r}] = _h.get({name!r}, 0) + 1", decl.span)
         outer, self._current = self._current, name
-        self._block(src, 1, decl.body, binds)
-        self._current = outer
+        # The state's parts are read through locals set once per call (codegen.STATE_LOCALS):
+        # nothing a procedure does replaces the state or one of its parts, only what they hold.
+        state_locals, self.gen.state_locals = self.gen.state_locals, True
+        try:
+            self._block(src, 1, decl.body, binds)
+        finally:
+            self._current = outer
+            self.gen.state_locals = state_locals
+        src.insert_after_first(state_reads("\n".join(src.lines[1:]) + "\n"), decl.span)
         filename = f"<regnum native {fname}>"
         self.spans[filename] = src.spans
         exec(self.gen.compiled("\n".join(src.lines) + "\n", filename), self.gen.ns)
         self.natives.setdefault(name, self.gen.ns[fname])
         return fname
 
+    def refs_confined(self) -> bool:
+        """Whether a zone reference is only ever read where its local is known to hold one.
+
+        A local holds a reference (ZoneRef) when `let` binds it to a zone or a rule is given a
+        zone; as a value it is read through _deref, where the compiler knows the local's kind
+        is "zone" (or "any": a parameter of unknown kind). The kind is the one the local was
+        last bound with in the text, so a local bound twice (`let x = 1` … in a loop, `let x
+        = region(r)`) could hold a reference where its kind says otherwise, and pass it on.
+        When no procedure binds a name twice that one binding may make a reference (a
+        parameter, or a `let` of a name or a zone), no such value exists: a parameter of
+        unknown kind holds what its callers computed, never a reference."""
+        if self._confined is None:
+            self._confined = all(self._confined_in(decl) for decl in self._procedures())
+        return self._confined
+
+    def _procedures(self):
+        for kind in ("rule", "phase", "action", "trigger"):
+            yield from self.program.of_kind(kind)
+        for kind in ("setup", "flow"):
+            decl = self.program.singletons.get(kind)
+            if decl is not None:
+                yield decl
+
+    def _confined_in(self, decl) -> bool:
+        count: dict = {}
+        maybe_ref: set = set(_params(decl))
+        for name in _params(decl):
+            count[name] = count.get(name, 0) + 1
+        for name, stmt in _bindings(decl.body):
+            count[name] = count.get(name, 0) + 1
+            if isinstance(stmt, ast.LetStmt) and (isinstance(stmt.value, ast.Name) or (
+                    isinstance(stmt.value, ast.Call) and stmt.value.func in self.x.zones)):
+                maybe_ref.add(name)
+        return not any(count[name] > 1 for name in maybe_ref)
+
+    def _moves_in(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether running a body may change a zone's list (move, create, shuffle, or a rule
+        run that does): pieces moved may also fire triggers, which only moves do."""
+        for stmt in _walk(body):
+            if isinstance(stmt, (ast.MoveStmt, ast.MoveCountStmt, ast.CreateStmt, ast.ShuffleStmt)):
+                return True
+            if isinstance(stmt, ast.RunStmt):
+                target = self.program.get(stmt.name)
+                if target is None or stmt.name in seen or \
+                        self._moves_in(target.body, seen | {stmt.name}):
+                    return True
+        return False
+
+    def scoring_entries(self, decl):
+        """`f(c, env)` -> (contenders, needs, pays, places, [(contender, measure)…]) of a
+        scoring, computed in the order its closures are (source, needs, pays, places, then each
+        contender's measure), as one function: the parameters read once, the measure written
+        inline in a loop, where a call per contender copied the environment to bind it. None
+        where Python cannot compile it (the closures are used). Not a native procedure: an
+        error in it is located at the `score` that ran it, as an expression's is."""
+        unknown = None if self.refs_confined() else "any"
+        binds = {p: (f"_l{next(self._ids)}", unknown) for p in decl.params}
+        source_kind = self.x.kind(decl.source, self._kinds(binds))
+        inner = dict(binds)
+        var = inner[decl.var] = (f"_l{next(self._ids)}", {"players": "player"}.get(source_kind) or unknown)
+        fname = f"_score{next(self._ids)}_{decl.name}"
+        state_locals, self.gen.state_locals = self.gen.state_locals, True
+        try:
+            parts = [f"    _contenders = list({self._e(decl.source, binds)})",
+                     f"    _needs = {self._e(decl.needs, binds) if decl.needs is not None else None}",
+                     f"    _pays = list({self._e(decl.pays, binds) if decl.pays is not None else [1]})",
+                     f"    _places = {self._e(decl.places, binds) if decl.places is not None else None}",
+                     "    _entries = []",
+                     f"    for {var[0]} in _contenders:",
+                     f"        _entries.append(({var[0]}, {self._e(decl.measure, inner)}))",
+                     "    return _contenders, _needs, _pays, _places, _entries"]
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        finally:
+            self.gen.state_locals = state_locals
+        body = "\n".join([f"    {py} = env[{name!r}]" for name, (py, _) in binds.items()] + parts) + "\n"
+        source = f"def {fname}(c, env):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
+        try:
+            exec(self.gen.compiled(source, "<regnum scoring>"), self.gen.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return self.gen.ns[fname]
+
     def function(self, fname: str):
         return self.gen.ns[fname]
 
     # ── helpers ──
     def _e(self, node, binds) -> str:
-        return self.gen.src(node, {}, binds)
+        return self._unchecked_seats(self.gen.src(node, {}, binds))
+
+    def _unchecked_seats(self, text: str) -> str:
+        """`_seat(c, x)` is x when x is a seat: a local known to hold one is not checked again."""
+        for py in self._seats:
+            if py in text:
+                for depth in range(3):
+                    inner = "(" * depth + py + ")" * depth
+                    text = text.replace(f"_seat(c, {inner})", inner)
+        return text
+
+    def _fit(self, node, text: str) -> str:
+        return fitted(node, text)
 
     def _kinds(self, binds) -> dict:
         return {n: k for n, (_, k) in binds.items()}
@@ -146,8 +312,10 @@ class NativeCompiler:
         if isinstance(node, ast.Name) and fam is not None and fam.index is None:
             return repr(fam.keys[""])
         if isinstance(node, ast.Call) and fam is not None:
-            keys = self.gen.bind(fam.keys, "z")
-            return f"{keys}[{self._e(node.args[0], binds)}]"
+            index = self._e(node.args[0], binds)
+            if not fam.open:   # read from the plain copy of the keys first (CodeGen._zone_key)
+                return f"({self.gen._zone_key(fam, index)})"
+            return f"{self.gen.bind(fam.keys, 'z')}[{index}]"
         from .expressions import CompileError
         raise CompileError("a zone is expected here", node.span)
 
@@ -178,18 +346,21 @@ class NativeCompiler:
             value = f"ZoneRef({self._zone(s.value, binds)})"
             py = self._local(binds, s.name, "zone")
         else:
-            value = f"c.fit({self._e(s.value, binds)})"
+            value = self._fit(s.value, self._e(s.value, binds))
             py = self._local(binds, s.name, self.x.kind(s.value, self._kinds(binds)))
+        self._seats.discard(py)
         src.add(d, f"{py} = {value}", s.span)
 
-    def _assign(self, src, d, target, value, span, binds, op):
+    def _assign(self, src, d, target, node, value, span, binds, op):
         if op == "+=":  # store the sum, checked, rather than adding in place
             current = self._e(target, binds)
-            value, op = f"{current} + {value}", "="
-        value = f"c.fit({value})"
+            value, op = f"c.fit({current} + {value})", "="
+        else:
+            value = self._fit(node, value)
         # The state's variables are set through the context, which journals the write.
         if isinstance(target, ast.Name):
             if target.name in binds:
+                self._seats.discard(binds[target.name][0])
                 src.add(d, f"{binds[target.name][0]} {op} {value}", span)
             else:
                 src.add(d, f"c.set_var({target.name!r}, {value})", span)
@@ -198,8 +369,12 @@ class NativeCompiler:
             if decl is not None and decl.per_index:
                 src.add(d, f"c.set_table({target.func!r}, {self._e(target.args[0], binds)}, {value}, False)", span)
             else:
+                seat = self._e(target.args[0], binds)
+                if seat in self._seats:   # a seat: nothing to check, so nothing to order
+                    src.add(d, f"c.set_pvar({seat}, {target.func!r}, {value})", span)
+                    return
                 src.add(d, f"_put = {value}", span)   # the value first, then the seat, as Python would
-                src.add(d, f"c.set_pvar(_seat(c, {self._e(target.args[0], binds)}), {target.func!r}, _put)", span)
+                src.add(d, f"c.set_pvar(_seat(c, {seat}), {target.func!r}, _put)", span)
         elif isinstance(target, ast.Attribute):
             src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
         else:
@@ -207,22 +382,38 @@ class NativeCompiler:
             raise CompileError("cannot assign to this", span)
 
     def _SetStmt(self, src, d, s, binds):
-        self._assign(src, d, s.target, self._e(s.value, binds), s.span, binds, "=")
+        self._assign(src, d, s.target, s.value, self._e(s.value, binds), s.span, binds, "=")
 
     def _AddStmt(self, src, d, s, binds):
         amount = self._e(s.amount, binds)
-        self._assign(src, d, s.target, f"-({amount})" if s.negate else amount, s.span, binds, "+=")
+        self._assign(src, d, s.target, None, f"-({amount})" if s.negate else amount, s.span, binds, "+=")
 
     def _fire(self, src, d, span):
         src.add(d, "if c.fired: c.run_fired()", span)
 
     def _MoveStmt(self, src, d, s, binds):
-        src.add(d, f"c.move_any({self._e(s.pieces, binds)}, {self._zone(s.dest, binds)})", s.span)
+        what, dest = self._e(s.pieces, binds), self._zone(s.dest, binds)
+        if self._is_zone(s.pieces, binds) or self.x.kind(s.pieces, self._kinds(binds)) == "pieces":
+            src.add(d, f"c.move_any({what}, {dest})", s.span)
+        else:
+            # One piece, most often: moved without the call that tells it from a list.
+            if not _PLAIN.fullmatch(what):
+                src.add(d, f"_move_what = {what}", s.span)
+                what = "_move_what"
+            src.add(d, f"(c.move_piece if type({what}) is int else c.move_any)({what}, {dest})", s.span)
         self._fire(src, d, s.span)
 
     def _MoveCountStmt(self, src, d, s, binds):
-        src.add(d, f"c.move_top({self._e(s.count, binds)}, {self._zone(s.source, binds)}, "
-                   f"{self._zone(s.dest, binds)})", s.span)
+        count, source, dest = (self._e(s.count, binds), self._zone(s.source, binds),
+                               self._zone(s.dest, binds))
+        if isinstance(s.count, ast.IntLit) and s.count.value == 1:
+            # The top piece: what move_top does for one, without its loop.
+            src.add(d, f"_move_from = {self.gen.state('zones')}.get({source}, ())", s.span)
+            src.add(d, f"_move_to = {dest}", s.span)
+            src.add(d, "if not _move_from: raise EvalError('move 1 from a zone holding 0')", s.span)   # as move_top
+            src.add(d, "c.move_piece(_move_from[-1], _move_to)", s.span)
+        else:
+            src.add(d, f"c.move_top({count}, {source}, {dest})", s.span)
         self._fire(src, d, s.span)
 
     def _CreateStmt(self, src, d, s, binds):
@@ -299,11 +490,36 @@ class NativeCompiler:
         kind = {"players": "player", "pieces": "piece", "zone": "piece"}.get(
             self.x.kind(s.source, self._kinds(binds)))
         py = self._local(inner, s.var, kind)
-        src.add(d, f"for {py} in list({self._e(s.source, binds)}):", s.span)
-        if s.cond is not None:
-            src.add(d + 1, f"if not ({self._e(s.cond, inner)}): continue", s.cond.span)
-        self._tick(src, d + 1, s.span)
-        self._block(src, d + 1, s.body, inner)
+        items = self._e(s.source, binds)
+        if not self._stays(s.source, binds, s.body):
+            items = f"list({items})"   # gone through as it was when the loop began
+        seat = self._over_seats(s.source, binds) and not _assigns(s.body, s.var)
+        src.add(d, f"for {py} in {items}:", s.span)
+        if seat:
+            self._seats.add(py)
+        try:
+            if s.cond is not None:
+                src.add(d + 1, f"if not ({self._e(s.cond, inner)}): continue", s.cond.span)
+            self._tick(src, d + 1, s.span)
+            self._block(src, d + 1, s.body, inner)
+        finally:
+            self._seats.discard(py)
+
+    def _over_seats(self, node, binds) -> bool:
+        """Whether `node` is `players`, the seats of the game."""
+        return isinstance(node, ast.Name) and node.name == "players" and node.name not in binds \
+            and self.program.get(node.name) is None
+
+    def _stays(self, node, binds, body) -> bool:
+        """Whether the list a loop goes through cannot change while its body runs, so that it
+        needs no copy: the only lists changed in place are zones', and only moves change them;
+        the seats, the ruleset's constants and lists built for the loop are never a zone's."""
+        if self._over_seats(node, binds) or (self.x.fixed_list(node, {}) is not None and not (
+                isinstance(node, ast.Name) and node.name in binds)):
+            return True
+        if isinstance(node, (ast.ListComp, ast.ListLit)):
+            return True
+        return not self._moves_in(body)
 
     def _RepeatStmt(self, src, d, s, binds):
         src.add(d, f"for _ in range(c.times({self._e(s.count, binds)})):", s.span)

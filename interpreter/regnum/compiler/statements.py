@@ -13,9 +13,19 @@ from ..engine.state import ZoneRef
 from .helpers import _seat
 from .expressions import CompileError, ExprCompiler
 from .model import Code
+from .native import fitted
 from .text import format_value, said
 
 ASK, SPAWN, END = "ask", "spawn", "end"
+
+
+# Whether instructions are written as Python (below); tests set it off to compare with the
+# closures, which stay the fallback.
+WRITE_OPS = True
+
+
+class _NotWritten(Exception):
+    """An instruction that cannot be written as Python (its closure is built instead)."""
 
 
 class StmtCompiler:
@@ -49,6 +59,55 @@ class StmtCompiler:
         for stmt in body:
             getattr(self, "_" + type(stmt).__name__)(code, stmt, scope)
 
+    # ── instructions written as Python ──
+    # The usual instructions are generated functions with their expressions written inline
+    # (as native.py writes procedures): the closures below each call one closure per
+    # expression. Each computes what its closure computes, in the same order, and fails
+    # alike; where Python cannot compile one (an expression nested too deeply), the closure
+    # is built instead, and reports it.
+    def _py(self, node, scope: dict) -> str:
+        """The source of an expression, as the closure of `self.x.expr` computes it."""
+        try:
+            return self.x.codegen.src(node, scope, {})
+        except (SyntaxError, RecursionError, MemoryError):
+            raise _NotWritten from None
+
+    def _written(self, what: str, lines: list[str]):
+        """The instruction `op(ctx, frame)` running `lines` (with `e`, the frame's locals), or
+        None when Python cannot compile it."""
+        g = self.x.codegen
+        g.ns.setdefault("ZoneRef", ZoneRef)
+        self._label += 1
+        name = f"_{what}{self._label}"
+        source = f"def {name}(c, f):\n    e = f[2]\n" + "".join(f"    {line}\n" for line in lines)
+        try:
+            exec(g.compiled(source, f"<regnum {what}>"), g.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return g.ns[name]
+
+    def _emit_written(self, code: Code, what: str, build, span) -> bool:
+        """Emit the instruction `build()` writes (its lines), if it can be written."""
+        if not WRITE_OPS:
+            return False
+        try:
+            op = self._written(what, build())
+        except _NotWritten:
+            return False
+        if op is None:
+            return False
+        self._emit(code, op, span)
+        return True
+
+    def _unknown(self) -> str | None:
+        """The kind of a local of no known kind: "value", read as it is, when no local can hold
+        a zone reference its kind does not say (NativeCompiler.refs_confined); else None, read
+        through _deref."""
+        return "value" if self.native is not None and self.native.refs_confined() else None
+
+    def _bound(self, value, stem: str) -> str:
+        return self.x.codegen.bind(value, stem)
+
     # ── simple statements ──
     def _LetStmt(self, code, s, scope):
         if self.x.is_zone(s.value, scope):
@@ -60,8 +119,13 @@ class StmtCompiler:
             scope[s.name] = "zone"
             self._emit(code, let_zone, s.span)
             return
-        value, name = self.x.expr(s.value, scope), s.name
-        scope[s.name] = self.x.kind(s.value, scope)
+        name = s.name
+        if self._emit_written(code, "let", lambda: [f"e[{name!r}] = {fitted(s.value, self._py(s.value, scope))}",
+                                                    "f[1] += 1"], s.span):
+            scope[s.name] = self.x.kind(s.value, scope) or self._unknown()
+            return
+        value = self.x.expr(s.value, scope)
+        scope[s.name] = self.x.kind(s.value, scope) or self._unknown()
 
         def let(c, f):
             f[2][name] = c.fit(value(c, f[2]))
@@ -69,13 +133,40 @@ class StmtCompiler:
         self._emit(code, let, s.span)
 
     def _SetStmt(self, code, s, scope):
+        if self._emit_written(code, "set", lambda: self._assigned(s.target, s.value, scope, add=False), s.span):
+            return
         self._emit(code, self._assign(s.target, s.value, scope, s.span, add=False), s.span)
 
     def _AddStmt(self, code, s, scope):
         amount = s.amount
         if s.negate:
             amount = ast.Unary(s.amount.span, "-", s.amount)
+        if self._emit_written(code, "add", lambda: self._assigned(s.target, amount, scope, add=True), s.span):
+            return
         self._emit(code, self._assign(s.target, amount, scope, s.span, add=True), s.span)
+
+    def _assigned(self, target, value_node, scope, add: bool) -> list[str]:
+        """The lines of _assign's instructions (raises _NotWritten where it builds none)."""
+        value = self._py(value_node, scope)
+        stored = "c.fit({} + _op_v)" if add else fitted(value_node, "_op_v")
+        if isinstance(target, ast.Name):
+            if target.name in scope:
+                slot = f"e[{target.name!r}]"
+                return [f"_op_v = {value}", f"{slot} = {stored.format(slot)}", "f[1] += 1"]
+            slot = f"c.state.vars[{target.name!r}]"
+            return [f"_op_v = {value}", f"c.set_var({target.name!r}, {stored.format(slot)})", "f[1] += 1"]
+        if isinstance(target, ast.Call) and len(target.args) == 1:
+            name = target.func
+            index = self._py(target.args[0], scope)
+            decl = self.x.program.get(name, "var")
+            if decl is not None and decl.per_index:
+                return [f"c.set_table({name!r}, {index}, {value}, {add})", "f[1] += 1"]
+            slot = f"c.state.pvars[_op_s][{name!r}]"
+            return [f"_op_v = {value}", f"_op_s = _seat(c, {index})",
+                    f"c.set_pvar(_op_s, {name!r}, {stored.format(slot)})", "f[1] += 1"]
+        if isinstance(target, ast.Attribute):
+            return [f"c.set_field({self._py(target.obj, scope)}, {target.name!r}, {value}, {add})", "f[1] += 1"]
+        raise _NotWritten
 
     def _assign(self, target, value_node, scope, span, add: bool):
         value = self.x.expr(value_node, scope)
@@ -121,6 +212,13 @@ class StmtCompiler:
         raise CompileError("cannot assign to this", span)
 
     def _MoveStmt(self, code, s, scope):
+        def lines():
+            what = self._py(s.pieces, scope)
+            # One piece, most often: moved without the call that tells it from a list.
+            return [f"_op_w = {what}", f"_op_k = {self._bound(self.x.zone_key(s.dest, scope), 'zkey')}(c, e)",
+                    "f[1] += 1", "(c.move_piece if type(_op_w) is int else c.move_any)(_op_w, _op_k)"]
+        if self._emit_written(code, "move", lines, s.span):
+            return
         pieces, dest = self.x.expr(s.pieces, scope), self.x.zone_key(s.dest, scope)
 
         def move(c, f):
@@ -130,6 +228,17 @@ class StmtCompiler:
         self._emit(code, move, s.span)
 
     def _MoveCountStmt(self, code, s, scope):
+        def lines():
+            out = [f"_op_n = {self._py(s.count, scope)}",
+                   f"_op_s = {self._bound(self.x.zone_key(s.source, scope), 'zkey')}(c, e)",
+                   f"_op_d = {self._bound(self.x.zone_key(s.dest, scope), 'zkey')}(c, e)", "f[1] += 1"]
+            if isinstance(s.count, ast.IntLit) and s.count.value == 1:   # the top piece, as move_top moves it
+                return out[1:] + ["_op_h = c.state.zones.get(_op_s, ())",
+                                  "if not _op_h: raise EvalError('move 1 from a zone holding 0')",
+                                  "c.move_piece(_op_h[-1], _op_d)"]
+            return out + ["c.move_top(_op_n, _op_s, _op_d)"]
+        if self._emit_written(code, "move_count", lines, s.span):
+            return
         count = self.x.expr(s.count, scope)
         source, dest = self.x.zone_key(s.source, scope), self.x.zone_key(s.dest, scope)
 
@@ -140,6 +249,10 @@ class StmtCompiler:
         self._emit(code, move_count, s.span)
 
     def _CreateStmt(self, code, s, scope):
+        op = self._create_op(s, scope)
+        if op is not None:
+            self._emit(code, op, s.span)
+            return
         count = self.x.expr(s.count, scope)
         fields = [(n, self.x.expr(v, scope)) for n, _, v in s.fields]
         dest = self.x.zone_key(s.dest, scope)
@@ -154,6 +267,41 @@ class StmtCompiler:
             f[1] += 1
             c.create_many(count(c, env), piece_type, values, text, key)
         self._emit(code, create, s.span)
+
+    def _create_op(self, s, scope):
+        """A `create` as one generated function: its fields, label and count written inline
+        (a setup runs hundreds of them), computed in the order of the closures above —
+        fields, label, zone, count — and one piece with a label fixed at load made without
+        create_many's checks, which it passes. None where Python cannot compile it (the
+        closures then report what is too deep)."""
+        g = self.x.codegen
+        if not WRITE_OPS:
+            return None
+        try:
+            fields = ", ".join(f"{n!r}: {g.src(v, scope, {})}" for n, _, v in s.fields)
+            label = repr(s.piece_type) if s.label is None else f"str({g.src(s.label, scope, {})})"
+            count = g.src(s.count, scope, {})
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        many = f"c.create_many({count}, {s.piece_type!r}, _cr_values, _cr_text, _cr_key)"
+        make = many
+        if isinstance(s.count, ast.IntLit) and s.count.value == 1:
+            make = f"c.create_piece({s.piece_type!r}, _cr_values, _cr_text, _cr_key)"
+            fixed = s.piece_type if s.label is None else s.label.value if isinstance(s.label, ast.StrLit) else None
+            if fixed is None:   # a label known as the game runs: create_many refuses a '#'
+                make = f"{many} if '#' in _cr_text else {make}"
+            elif "#" in fixed:
+                make = many
+        self._label += 1
+        name = f"_create{self._label}"
+        source = (f"def {name}(c, f):\n    e = f[2]\n    _cr_values = {{{fields}}}\n    _cr_text = {label}\n"
+                  f"    _cr_key = {g.bind(self.x.zone_key(s.dest, scope), 'zkey')}(c, e)\n"
+                  f"    f[1] += 1\n    {make}\n")
+        try:
+            exec(g.compiled(source, "<regnum create>"), g.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return g.ns[name]
 
     def _ShuffleStmt(self, code, s, scope):
         zone = self.x.zone_key(s.zone, scope)
@@ -172,8 +320,15 @@ class StmtCompiler:
         self._emit(code, reveal, s.span)
 
     def _AskStmt(self, code, s, scope):
-        player = self.x.expr(s.player, scope)
         names = self.x.program.offered(tuple(n for n, _ in s.actions))
+        if self._emit_written(code, "ask", lambda: [
+                f"_op_p = {self._py(s.player, scope)}",
+                "if type(_op_p) is not int or not 0 <= _op_p < c.n:",
+                "    raise EvalError(f'ask: {_op_p!r} is not a seat of this game (0–{c.n - 1})')",
+                "e['$asked'] = _op_p", f"e['$actions'] = list({self._bound(names, 'offered')})",
+                f"return {ASK!r}"], s.span):
+            return
+        player = self.x.expr(s.player, scope)
 
         def ask(c, f):
             seat = player(c, f[2])
@@ -195,7 +350,11 @@ class StmtCompiler:
                  for p, a in zip(params, s.args)}
         if self.native is not None and callee in self.native.allowed:
             # Never waits: a plain Python function, called directly (native.py).
-            fn = self.native.function(self.native.compile(callee, target, params, kinds))
+            fname = self.native.compile(callee, target, params, kinds)
+            if self._emit_written(code, "run_native", lambda: [
+                    "f[1] += 1", f"{fname}(c{''.join(', ' + self._arg_py(a, scope) for a in s.args)})"], s.span):
+                return
+            fn = self.native.function(fname)
 
             def run_native(c, f):
                 f[1] += 1
@@ -203,6 +362,10 @@ class StmtCompiler:
             self._emit(code, run_native, s.span)
             return
         callee = self._specialised(callee, target, kinds)
+        if self._emit_written(code, "run", lambda: [
+                "_op_env = {" + ", ".join(f"{p!r}: {self._arg_py(a, scope)}" for p, a in zip(params, s.args)) + "}",
+                "f[1] += 1", f"c.push({callee!r}, _op_env)"], s.span):
+            return
 
         def run(c, f):
             env = {p: a(c, f[2]) for p, a in zip(params, args)}
@@ -217,8 +380,15 @@ class StmtCompiler:
         if signature not in known:
             name = callee if not known and callee not in self.codes else f"{callee}~{len(known) + 1}"
             known[signature] = name
-            self.procedure(name, target.kind, target.span, target.body, kinds, cover=callee)
+            self.procedure(name, target.kind, target.span, target.body,
+                           {k: v or self._unknown() for k, v in kinds.items()}, cover=callee)
         return known[signature]
+
+    def _arg_py(self, node, scope) -> str:
+        """The source of an argument of a run, as _arg's closure computes it."""
+        if self.x.is_zone(node, scope):
+            return f"ZoneRef({self._bound(self.x.zone_key(node, scope), 'zkey')}(c, e))"
+        return self._py(node, scope)
 
     def _arg(self, node, scope):
         if self.x.is_zone(node, scope):
@@ -230,7 +400,7 @@ class StmtCompiler:
         name, result = s.name, s.result
         args = [self.x.expr(a, scope) for a in s.args]
         if result is not None:
-            scope[result] = None
+            scope[result] = self._unknown()
 
         def score(c, f):
             c.score(name, tuple(a(c, f[2]) for a in args))
@@ -293,21 +463,28 @@ class StmtCompiler:
     def _IfStmt(self, code, s, scope):
         ends = []
         for cond_node, body in s.branches:
-            cond = self.x.expr(cond_node, scope)
             skip = [0]
 
             branch = f"branch:{code.cover}@{cond_node.span.line}"
             self.branches.append((branch, cond_node.span))
+            if not self._emit_written(code, "test", lambda: [
+                    f"if {self._py(cond_node, scope)}:",
+                    "    hits = c.hits",
+                    f"    if hits is not None: hits[{branch!r}] = hits.get({branch!r}, 0) + 1",
+                    "    f[1] += 1",
+                    "else:",
+                    f"    f[1] = {self._bound(skip, 'skip')}[0]"], cond_node.span):
+                cond = self.x.expr(cond_node, scope)
 
-            def test(c, f, cond=cond, skip=skip, branch=branch):
-                if cond(c, f[2]):
-                    hits = c.hits
-                    if hits is not None:
-                        hits[branch] = hits.get(branch, 0) + 1
-                    f[1] += 1
-                else:
-                    f[1] = skip[0]
-            self._emit(code, test, cond_node.span)
+                def test(c, f, cond=cond, skip=skip, branch=branch):
+                    if cond(c, f[2]):
+                        hits = c.hits
+                        if hits is not None:
+                            hits[branch] = hits.get(branch, 0) + 1
+                        f[1] += 1
+                    else:
+                        f[1] = skip[0]
+                self._emit(code, test, cond_node.span)
             self._block(code, body, dict(scope))
             end = [0]
             ends.append(end)
@@ -329,10 +506,35 @@ class StmtCompiler:
             end[0] = len(code.ops)
 
     def _loop_over(self, code, span, var, source_node, cond_node, body, scope):
-        source = self.x.expr(source_node, scope)
         items, index = self._fresh("items"), self._fresh("i")
         inner = dict(scope)
-        inner[var] = {"players": "player", "pieces": "piece", "zone": "piece"}.get(self.x.kind(source_node, scope))
+        inner[var] = {"players": "player", "pieces": "piece", "zone": "piece"}.get(
+            self.x.kind(source_node, scope)) or self._unknown()
+        if self._emit_written(code, "start", lambda: [f"e[{items!r}] = list({self._py(source_node, scope)})",
+                                                      f"e[{index!r}] = 0", "f[1] += 1"], span):
+            done = [0]
+            head = len(code.ops)
+            test = "True" if cond_node is None else None
+            if self._emit_written(code, "step", lambda: [
+                    f"_op_seq, _op_i = e[{items!r}], e[{index!r}]",
+                    "while _op_i < len(_op_seq):",
+                    f"    e[{var!r}] = _op_seq[_op_i]",
+                    "    _op_i += 1",
+                    f"    if {test or self._py(cond_node, inner)}:",
+                    f"        e[{index!r}] = _op_i",
+                    "        f[1] += 1",
+                    "        return None",
+                    f"e[{index!r}] = _op_i",
+                    f"del e[{items!r}]",
+                    f"f[1] = {self._bound(done, 'done')}[0]",
+                    "return None"], span):
+                self._block(code, body, inner)
+                self._emit(code, self._jump([head]), span)
+                done[0] = len(code.ops)
+                return
+            code.ops.pop()   # the step cannot be written: both as closures
+            code.spans.pop()
+        source = self.x.expr(source_node, scope)
         cond = self.x.expr(cond_node, inner) if cond_node is not None else None
 
         def start(c, f):
@@ -366,16 +568,21 @@ class StmtCompiler:
         self._loop_over(code, s.span, s.var, s.source, s.cond, s.body, scope)
 
     def _RepeatStmt(self, code, s, scope):
-        count = self.x.expr(s.count, scope)
         left = self._fresh("left")
+        if not self._emit_written(code, "start", lambda: [
+                f"_op_n = {self._py(s.count, scope)}",
+                "if type(_op_n) is not int or _op_n < 0:",
+                "    raise EvalError(f'repeat needs a number of times (0 or more), not {_op_n!r}')",
+                f"e[{left!r}] = _op_n", "f[1] += 1"], s.span):
+            count = self.x.expr(s.count, scope)
 
-        def start(c, f):
-            n = count(c, f[2])
-            if type(n) is not int or n < 0:
-                raise EvalError(f"repeat needs a number of times (0 or more), not {n!r}")
-            f[2][left] = n
-            f[1] += 1
-        self._emit(code, start, s.span)
+            def start(c, f):
+                n = count(c, f[2])
+                if type(n) is not int or n < 0:
+                    raise EvalError(f"repeat needs a number of times (0 or more), not {n!r}")
+                f[2][left] = n
+                f[1] += 1
+            self._emit(code, start, s.span)
         done = [0]
         head = len(code.ops)
 
@@ -395,6 +602,9 @@ class StmtCompiler:
     def _UntilStmt(self, code, s, scope):
         head = len(code.ops)
         self._block(code, s.body, dict(scope))
+        if self._emit_written(code, "check", lambda: [f"f[1] = f[1] + 1 if {self._py(s.cond, scope)} else {head}"],
+                              s.cond.span):
+            return
         cond = self.x.expr(s.cond, scope)
 
         def check(c, f):
@@ -402,13 +612,15 @@ class StmtCompiler:
         self._emit(code, check, s.cond.span)
 
     def _WhileStmt(self, code, s, scope):
-        cond = self.x.expr(s.cond, scope)
         done = [0]
         head = len(code.ops)
+        if not self._emit_written(code, "check", lambda: [
+                f"f[1] = f[1] + 1 if {self._py(s.cond, scope)} else {self._bound(done, 'done')}[0]"], s.cond.span):
+            cond = self.x.expr(s.cond, scope)
 
-        def check(c, f):
-            f[1] = f[1] + 1 if cond(c, f[2]) else done[0]
-        self._emit(code, check, s.cond.span)
+            def check(c, f):
+                f[1] = f[1] + 1 if cond(c, f[2]) else done[0]
+            self._emit(code, check, s.cond.span)
         self._block(code, s.body, dict(scope))
         self._emit(code, self._jump([head]), s.span)
         done[0] = len(code.ops)
