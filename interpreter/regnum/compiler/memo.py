@@ -98,14 +98,11 @@ class Analysis:
         why = self.impure(name)
         if why is not None:
             return why
-        if isinstance(decl.body, (ast.ListComp, ast.ListLit, ast.MapLit)):
-            return "its value is a list or a map (only plain values are kept)"
-        wide = self._wide(decl, set())
-        if wide is not None:
-            return wide
         if not self._searches(decl.body, set()):
             return "it searches nothing (computing it costs less than keeping it)"
-        return None
+        if not self._plain(decl.body, set()):
+            return "its value may be a list or a map (only truth values, numbers and texts are kept)"
+        return self._wide(decl, set())
 
     def impure(self, name: str, seen: frozenset = frozenset()) -> str | None:
         """None when a def's value depends on its arguments, constants and zones only."""
@@ -211,6 +208,33 @@ class Analysis:
     def _callee(self, name: str, seen: frozenset) -> str | None:
         why = self.impure(name, seen)
         return None if why is None else f"it calls {name}, which is not kept: {why}"
+
+    def _plain(self, node, seen: set) -> bool:
+        """Whether the value of `node` is a truth value, a number, a text or none by its shape
+        alone (a kept value is handed out again: a list could be changed by its taker)."""
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+            return True
+        if isinstance(node, ast.Aggregate):
+            return node.func in ("any", "all", "count")
+        if isinstance(node, ast.Unary):
+            return node.op == "not" or self._plain(node.operand, seen)
+        if isinstance(node, ast.Binary):
+            if node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
+                return True
+            if node.op in ("and", "or", "-", "//", "%"):
+                return self._plain(node.left, seen) and self._plain(node.right, seen)
+            return False
+        if isinstance(node, ast.IfExpr):
+            return self._plain(node.then, seen) and self._plain(node.otherwise, seen)
+        if isinstance(node, ast.Call):
+            decl = self.program.get(node.func, "def")
+            if decl is None:
+                return node.func == "count" and self.program.get(node.func) is None
+            if decl.name in seen:
+                return False
+            seen.add(decl.name)
+            return self._plain(decl.body, seen)
+        return False
 
     # ── what pays ──
     def _wide(self, decl, seen: set) -> str | None:
