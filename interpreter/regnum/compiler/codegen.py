@@ -625,13 +625,14 @@ class CodeGen:
             return None
         args = [self.src(a, scope, binds) for a in node.args]
         checks = [f"type({a}) in _m_keyed_args" for a, n in zip(args, node.args) if isinstance(n, ast.Name)]
-        key = "(" + ", ".join([re.match(r"_mw(\d+)_", function).group(1)] + args) + ")"
+        number = re.match(r"_mw(\d+)_", function).group(1)
+        key = "(" + ", ".join([number] + args) + ")"
         if checks:
             key = f"{key} if {' and '.join(checks)} else None"   # None: never a key
         tail = ", _rl" if self._recording else ""
         return ([f"{pad}_mh = c.state.memo.entries.get({key})",
                 f"{pad}if _mh is None:",
-                f"{pad}    ok = not not ({function}(c{''.join(', ' + a for a in args)}{tail}))",
+                f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",
                 f"{pad}else:",
                 f"{pad}    c.steps += _mh[1]",
                 f"{pad}    if c.steps > c.max_steps: c.runaway()"]
@@ -946,27 +947,38 @@ _INLINE_DEPTH = 8
 
 def _memo_source(name: str, body_name: str, number: int, params: list, reads: list, body: str,
                  verify: bool) -> str:
-    """The source of a kept def: its body reading zones through a recorder (`body_name`),
-    and the function its callers call (`name`), which meets a value kept for the same
-    arguments (charging its steps again, and adding its zones to an enclosing kept def's
-    reads) or computes, records and keeps it."""
+    """The source of a kept def: its body reading zones through a recorder (`body_name`);
+    the function that computes, records and keeps a value not kept yet (`_mf…`, which a
+    listing calls once it looked the value up in place, CodeGen.kept_lines); and the
+    function other callers call (`name`), which meets a value kept for the same arguments
+    (charging its steps again, and adding its zones to an enclosing kept def's reads) or
+    has it computed."""
     args = "".join(", " + p for p in params)
     keyed = " and ".join(f"type({p}) in _m_keyed_args" for p in params)
     key = "(" + ", ".join([str(number)] + params) + ("," if not params else "") + ")"
+    missed = f"_mf{number}"
     lines = [f"def {body_name}(c, _s_zones, _rl{args}):", "    _ra = _rl.append"] + reads + [body.rstrip("\n"),
              "    return v",
-             f"def {name}(c{args}, _zr=None):",
+             f"def {missed}(c{args}, _zr=None):",
              "    st = c.state",
              "    if st is None:",
              f"        return {body_name}(c, _m_no_state, []{args})",
-             "    m = st.memo",
-             "    if m is _m_EMPTY:",
-             "        m = st.memo = _m_Memo()",
+             "    r = []",
+             "    s0 = c.steps",
+             f"    v = {body_name}(c, st.zones, r{args})",
+             "    if _zr is not None: _zr.extend(r)",
              f"    if {keyed}:",
-             f"        k = {key}",
-             "        hit = m.entries.get(k)",
+             "        m = st.memo",
+             "        if m is _m_EMPTY:",
+             "            m = st.memo = _m_Memo()",
+             f"        m.keep({key}, v, c.steps - s0, r)",
+             "    return v",
+             f"def {name}(c{args}, _zr=None):",
+             "    st = c.state",
+             f"    if st is not None and {keyed}:",
+             f"        hit = st.memo.entries.get({key})",
              "        if hit is not None:",
-             "            m.hits += 1"]
+             "            st.memo.hits += 1"]
     if verify:
         lines += ["            s0 = c.steps",
                   f"            _m_verify(hit[0], hit[1], {body_name}(c, st.zones, []{args}), c.steps - s0)",
@@ -975,14 +987,7 @@ def _memo_source(name: str, body_name: str, number: int, params: list, reads: li
               "            if c.steps > c.max_steps: c.runaway()",
               "            if _zr is not None: _zr.extend(hit[2])",
               "            return hit[0]",
-              "    else:",
-              "        k = None",
-              "    r = []",
-              "    s0 = c.steps",
-              f"    v = {body_name}(c, st.zones, r{args})",
-              "    if _zr is not None: _zr.extend(r)",
-              "    if k is not None: m.keep(k, v, c.steps - s0, r)",
-              "    return v"]
+              f"    return {missed}(c{args}, _zr)"]
     return "\n".join(lines) + "\n"
 
 
