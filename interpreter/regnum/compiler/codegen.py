@@ -102,6 +102,7 @@ class CodeGen:
         self._memo_analysis: memo.Analysis | None = None
         self._memos: dict = {}
         self._recording = False
+        self._recorded: dict = {}   # source of a zone read noted -> the same read, not noted
         # As the ruleset was loaded (what is compiled lazily later follows the same choice).
         self.memo_enabled, self.memo_verify = memo.ENABLED, memo.VERIFY
 
@@ -764,8 +765,11 @@ class CodeGen:
         if not self._recording:
             return f"{self.state('zones')}[{key}]"
         if self._in_iterable:   # no assignment expression there: a call of a helper
-            return f"_m_read(_rl, _s_zones, {key})"
-        return f"(_ra(_k := {key}) or _s_zones[_k])"
+            text = f"_m_read(_rl, _s_zones, {key})"
+        else:
+            text = f"(_ra(_k := {key}) or _s_zones[_k])"
+        self._recorded[text] = f"_s_zones[{key}]"
+        return text
 
     def _board_call(self, node, args, scope, binds):
         board = node.args[0]
@@ -829,7 +833,10 @@ class CodeGen:
             return repr(known)
         obj = self.src(node.obj, scope, binds)
         if isinstance(node.index, ast.IntLit) and node.index.value == 0 and obj in self._nonempty:
-            return f"{obj}[0]"   # the first piece of a zone known not to be empty: `owner_of(h)`
+            # The first piece of a zone known not to be empty: `owner_of(h)`. In a kept def's
+            # body, the test of the zone noted its key already (the same text, the same key):
+            # it is read again without noting it twice.
+            return f"{self._recorded.get(obj, obj) if self._recording else obj}[0]"
         return f"_index({obj}, {self.src(node.index, scope, binds)})"
 
     def _Unary(self, node, scope, binds):
