@@ -182,8 +182,8 @@ class Analysis:
         return None
 
     def _called(self, node, seen: frozenset) -> str | None:
-        name = self.program.get(node.func)
-        if name is None:
+        decl = self.program.get(node.func)
+        if decl is None:
             if node.func in ("can", "previous"):
                 return f"it asks {node.func}(…)"
             if node.func == "score":
@@ -195,7 +195,6 @@ class Analysis:
                 if record is not None and record.is_open:
                     return f"it asks {node.func}(…) of an open grid"
             return None
-        decl = name
         if decl.kind == "zone":
             fam = self.zones.get(decl.name)
             return f"it reads {decl.name}, a zone of an open grid" if fam is None or fam.open else None
