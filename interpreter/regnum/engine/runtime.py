@@ -193,7 +193,8 @@ class Ctx:
         state.where.append(key)
         state.writable(key).append(piece)
         self.undo.append((undo_create, key))
-        state.memo.drop(key)
+        if state.memo.readers:
+            state.memo.drop(key)
         return piece
 
     def _too_many_pieces(self) -> _Overflow:
@@ -255,7 +256,8 @@ class Ctx:
         state.where.extend([key] * n)
         state.writable(key).extend(range(first, first + n))
         self.undo.extend([(undo_create, key)] * n)
-        state.memo.drop(key)
+        if state.memo.readers:
+            state.memo.drop(key)
 
     def set_field(self, piece, field: str, value, add: bool) -> None:
         if type(piece) is not int:
@@ -291,7 +293,8 @@ class Ctx:
             state.zones[key] = []
             state._owned.add(key)
             undo.append((undo_new_zone, key))
-            state.memo.drop(key)   # (no kept def reads an open grid: compiler/memo.py)
+            if state.memo.readers:   # (no kept def reads an open grid: compiler/memo.py)
+                state.memo.drop(key)
         start = state.grids[board]["start"]
         for name in tables:
             table = state.writable_table(name)
@@ -442,7 +445,8 @@ class Ctx:
         zone = self.state.writable(key)
         self.undo.append((undo_order, key, zone[:]))
         self.state.rng = rng.shuffle(self.state.rng, zone)
-        self.state.memo.drop(key)
+        if self.state.memo.readers:
+            self.state.memo.drop(key)
 
     def _fire(self, piece: int, key: str, triggers: dict) -> None:
         family = key.partition("#")[0]
