@@ -53,6 +53,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from .engine import memo
+
 __all__ = [
     "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "set_fired", "restart_flow",
     "Scenario", "random_playout", "Playout", "seeds", "legal_move_sequences", "reachable_states",
@@ -143,8 +145,9 @@ def _matching(game, key: str, n: int | None, where: PieceFilter | None) -> list[
 
 
 def _touched(game) -> None:
-    """Forget what the game cached about the position (its legal moves)."""
+    """Forget what the game cached about the position (its legal moves, the defs' kept values)."""
     game._cache = {}
+    game.state.memo = memo.EMPTY
 
 
 def _editing(game) -> None:

@@ -17,6 +17,7 @@ import operator
 import re
 
 from .. import ast, boards, opengrid
+from . import memo
 from ..builtins import FUNCTIONS, EvalError
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
@@ -95,6 +96,15 @@ class CodeGen:
         self.state_locals = False
         # The code objects of sources compiled before (codecache.py), set by compile_program.
         self.code_cache = None
+        # Kept values of defs (memo.py): which defs, the functions written for them by
+        # (def, kinds of the arguments), and whether the code being written is the body of
+        # one (its zones then read through the recorder `_s_zones`).
+        self._memo_analysis: memo.Analysis | None = None
+        self._memos: dict = {}
+        self._recording = False
+        self._recorded: dict = {}   # source of a zone read noted -> the same read, not noted
+        # As the ruleset was loaded (what is compiled lazily later follows the same choice).
+        self.memo_enabled, self.memo_verify = memo.ENABLED, memo.VERIFY
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):
         """`compile(source, filename, mode)`, or the same code object kept from an earlier load."""
@@ -388,7 +398,7 @@ class CodeGen:
             if (decl.kind == "var" and decl.index is None) or decl.kind == "option":
                 return f"{self.state('vars')}[{name!r}]"
             if decl.kind == "zone" and decl.index is None:
-                return f"{self.state('zones')}[{x.zones[name].keys['']!r}]"
+                return self._zone_read(repr(x.zones[name].keys['']))
             if decl.kind == "board" and x.boards[name].is_open:   # the cells in use, as they are now
                 return f"list({self.state('grids')}[{name!r}]['cells'])"
             if decl.kind == "board":
@@ -503,7 +513,7 @@ class CodeGen:
                 # The keys made so far: a cell met before is a plain lookup (model.MadeKeys).
                 return f"{self.state('zones')}.get({self.bind(fam.keys.made, 'z')}[{args[0]}], [])"
             if fam is not None:
-                return f"{self.state('zones')}[{self._zone_key(fam, args[0])}]"
+                return self._zone_read(self._zone_key(fam, args[0]))
             decl = x.program.get(name)
             if (decl is not None and decl.kind == "var" and decl.per_player) or (name == "score" and decl is None):
                 return f"{self.state('pvars')}[_seat(c, {args[0]})][{name!r}]"
@@ -514,6 +524,9 @@ class CodeGen:
             if decl is not None and decl.kind == "def":
                 kinds = self._kinds(scope, binds)
                 arg_kinds = [x.kind(a, kinds) for a in node.args]
+                kept = self._kept_call(decl, node, args, arg_kinds, scope.keys() | binds.keys())
+                if kept is not None:
+                    return kept
                 if self._inlinable(decl, node.args):
                     inner = {p: (f"({a})", k) for p, a, k in zip(decl.params, args, arg_kinds)}
                     self._inlining += 1
@@ -565,6 +578,125 @@ class CodeGen:
         finally:
             self._inlining -= 1
         return f"({' or '.join(first + [f'({body})'])})"
+
+    # ── kept values (memo.py) ──
+    def memo_analysis(self) -> memo.Analysis:
+        analysis = self._memo_analysis
+        if analysis is None:
+            analysis = self._memo_analysis = memo.Analysis(self.x.program, self.x.zones, self.x.boards)
+        return analysis
+
+    def keeps_call(self, node, local) -> bool:
+        """Whether a call of a def is written as a call of its kept values: the def is kept
+        (memo.Analysis) and every argument is a name or a literal, which costs no step and
+        cannot fail, so computing them before the body (as a call does) changes nothing
+        against the body written out, where each is read where it is used; and at most one
+        of them varies here (the seat asked aside). `local`: the names that mean no def
+        here."""
+        if not self.memo_enabled or not isinstance(node, ast.Call) or node.func in local:
+            return False
+        decl = self.x.program.get(node.func, "def")
+        if decl is None or len(node.args) != len(decl.params) or not self.memo_analysis().kept(decl.name):
+            return False
+        varying = 0
+        for arg in node.args:
+            if isinstance(arg, ast.Name):
+                if arg.name not in local and self.x.program.get(arg.name, "def") is not None:
+                    return False   # a def without parameters: its call may charge steps
+                varying += arg.name in local and arg.name != "player"
+            elif not isinstance(arg, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+                return False
+        # Values are met again when their arguments come again: two names that vary apart
+        # (two choices of a move) make a value per pair, rarely asked twice.
+        return varying <= 1
+
+    def kept_lines(self, node, scope: dict, binds: dict, pad: str) -> list | None:
+        """Lines setting `ok` to the truth of a call of a kept def, the kept value looked up
+        in place (no call when it is there: a listing meets it for every candidate), or
+        None when the call is not written as one of kept values (then as before)."""
+        if self.memo_verify or not self.keeps_call(node, scope.keys() | binds.keys()):
+            return None
+        decl = self.x.program.get(node.func, "def")
+        kinds = self._kinds(scope, binds)
+        arg_kinds = tuple(self.x.kind(a, kinds) for a in node.args)
+        if any(k in ("zone", "any") for k in arg_kinds):
+            return None
+        function = self._memo_function(decl, arg_kinds)
+        if function is None:
+            return None
+        args = [self.src(a, scope, binds) for a in node.args]
+        checks = [f"type({a}) in _m_keyed_args" for a, n in zip(args, node.args) if isinstance(n, ast.Name)]
+        number = re.match(r"_mw(\d+)_", function).group(1)
+        key = "(" + ", ".join([number] + args) + ")"
+        if checks:
+            key = f"{key} if {' and '.join(checks)} else None"   # None: never a key
+        tail = ", _rl" if self._recording else ""
+        return ([f"{pad}_mh = c.state.memo.entries.get({key})",
+                f"{pad}if _mh is None:",
+                f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",
+                f"{pad}else:",
+                f"{pad}    c.steps += _mh[1]",
+                f"{pad}    if c.steps > c.max_steps: c.runaway()"]
+                + ([f"{pad}    _rl.extend(_mh[2])"] if self._recording else [])
+                + [f"{pad}    ok = not not _mh[0]"])
+
+    def _kept_call(self, decl, node, args, arg_kinds, local) -> str | None:
+        """The source calling the kept values of `decl`, or None (written as before)."""
+        if not self.keeps_call(node, local) or any(k in ("zone", "any") for k in arg_kinds):
+            return None
+        function = self._memo_function(decl, tuple(arg_kinds))
+        if function is None:
+            return None
+        tail = ", _rl" if self._recording else ""   # inside another's body: its reads are its too
+        return f"{function}(c{''.join(', ' + a for a in args)}{tail})"
+
+    def _memo_function(self, decl, arg_kinds: tuple) -> str | None:
+        """The name of the function keeping the values of `decl` for arguments of these
+        kinds (written once), or None when its body reads the state otherwise than the
+        analysis proved (the def is then refused, and written as before)."""
+        key = (decl.name, arg_kinds)
+        if key in self._memos:
+            return self._memos[key]
+        self._memos[key] = None   # while written: a call of itself is written as before
+        number = next(self._ids)
+        params = [f"_p{i}" for i in range(len(decl.params))]
+        binds = {p: (py, k) for p, py, k in zip(decl.params, params, arg_kinds)}
+        saved = (self._hoisted, self._nonempty, self.state_locals, self._partial, self._inner_memos,
+                 self._in_iterable, self._recording, self._inlining)
+        self._hoisted, self._nonempty, self.state_locals = {}, [], True
+        self._partial = self._inner_memos = None
+        self._in_iterable, self._recording, self._inlining = 0, True, 0
+        try:
+            body = self._memo_body(decl.body, binds)
+        finally:
+            (self._hoisted, self._nonempty, self.state_locals, self._partial, self._inner_memos,
+             self._in_iterable, self._recording, self._inlining) = saved
+        reads = [line for line in state_reads(body) if not line.lstrip().startswith("_s_zones ")]
+        found = memo.forbidden("\n".join(reads + [body]))
+        if found is not None:
+            self.memo_analysis().refuse(decl.name, f"its compiled form reads {found!r}")
+            return None
+        self._memos[key] = name = f"_mw{number}_{decl.name}"
+        self.ns.setdefault("_m_Memo", memo.Memo)
+        self.ns.setdefault("_m_keyed_args", memo.KEYED)
+        self.ns.setdefault("_m_no_state", memo.NO_STATE)
+        self.ns.setdefault("_m_verify", memo.verify)
+        self.ns.setdefault("_m_read", memo.read)
+        self.ns.setdefault("_m_EMPTY", memo.EMPTY)
+        source = _memo_source(name, f"_mb{number}", number, params, reads, body, self.memo_verify)
+        exec(self.compiled(source, f"<regnum kept def {decl.name}>"), self.ns)
+        return name
+
+    def _memo_body(self, node, binds) -> str:
+        """The lines of a kept def's body computing its value into `v`: a search or a
+        comparison (a truth value) written as loops (conditions.truth_lines, as a require
+        is), anything else as one expression."""
+        from .conditions import truth_lines
+        if (isinstance(node, ast.Aggregate) and node.func in ("any", "all")) \
+                or (isinstance(node, ast.Binary) and node.op in _COMPARE and isinstance(node.left, ast.Aggregate)):
+            lines = truth_lines(self, node, {}, binds, 1, 0)
+            return "\n".join(lines + ["    v = ok"]) + "\n"
+        return f"    v = {self.src(node, {}, binds)}\n"
 
     def _inlinable(self, decl, args) -> bool:
         """Whether a call of this def may be replaced by its body: a small body, whose
@@ -625,6 +757,19 @@ class CodeGen:
         if truthy and not re.search(r"\bc\b", index):
             return f"{copy}.get({index}) or {keys}[{index}]"
         return f"{keys}[{index}]"
+
+    def _zone_read(self, key: str) -> str:
+        """The source reading the zone of key `key` (a subscript's text); in the body of a kept
+        def (memo.py), the key is first noted among what the evaluation read (`_ra`, a
+        list's append, which gives None)."""
+        if not self._recording:
+            return f"{self.state('zones')}[{key}]"
+        if self._in_iterable:   # no assignment expression there: a call of a helper
+            text = f"_m_read(_rl, _s_zones, {key})"
+        else:
+            text = f"(_ra(_k := {key}) or _s_zones[_k])"
+        self._recorded[text] = f"_s_zones[{key}]"
+        return text
 
     def _board_call(self, node, args, scope, binds):
         board = node.args[0]
@@ -688,7 +833,10 @@ class CodeGen:
             return repr(known)
         obj = self.src(node.obj, scope, binds)
         if isinstance(node.index, ast.IntLit) and node.index.value == 0 and obj in self._nonempty:
-            return f"{obj}[0]"   # the first piece of a zone known not to be empty: `owner_of(h)`
+            # The first piece of a zone known not to be empty: `owner_of(h)`. In a kept def's
+            # body, the test of the zone noted its key already (the same text, the same key):
+            # it is read again without noting it twice.
+            return f"{self._recorded.get(obj, obj) if self._recording else obj}[0]"
         return f"_index({obj}, {self.src(node.index, scope, binds)})"
 
     def _Unary(self, node, scope, binds):
@@ -802,6 +950,52 @@ _SCALARS = (str, int, bool, type(None))
 _FOLDED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
            "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _INLINE_DEPTH = 8
+
+
+def _memo_source(name: str, body_name: str, number: int, params: list, reads: list, body: str,
+                 verify: bool) -> str:
+    """The source of a kept def: its body reading zones through a recorder (`body_name`);
+    the function that computes, records and keeps a value not kept yet (`_mf…`, which a
+    listing calls once it looked the value up in place, CodeGen.kept_lines); and the
+    function other callers call (`name`), which meets a value kept for the same arguments
+    (charging its steps again, and adding its zones to an enclosing kept def's reads) or
+    has it computed."""
+    args = "".join(", " + p for p in params)
+    keyed = " and ".join(f"type({p}) in _m_keyed_args" for p in params)
+    key = "(" + ", ".join([str(number)] + params) + ("," if not params else "") + ")"
+    missed = f"_mf{number}"
+    lines = [f"def {body_name}(c, _s_zones, _rl{args}):", "    _ra = _rl.append"] + reads + [body.rstrip("\n"),
+             "    return v",
+             f"def {missed}(c{args}, _zr=None):",
+             "    st = c.state",
+             "    if st is None:",
+             f"        return {body_name}(c, _m_no_state, []{args})",
+             "    r = []",
+             "    s0 = c.steps",
+             f"    v = {body_name}(c, st.zones, r{args})",
+             "    if _zr is not None: _zr.extend(r)",
+             f"    if {keyed}:",
+             "        m = st.memo",
+             "        if m is _m_EMPTY:",
+             "            m = st.memo = _m_Memo()",
+             f"        m.keep({key}, v, c.steps - s0, r)",
+             "    return v",
+             f"def {name}(c{args}, _zr=None):",
+             "    st = c.state",
+             f"    if st is not None and {keyed}:",
+             f"        hit = st.memo.entries.get({key})",
+             "        if hit is not None:",
+             "            st.memo.hits += 1"]
+    if verify:
+        lines += ["            s0 = c.steps",
+                  f"            _m_verify(hit[0], hit[1], {body_name}(c, st.zones, []{args}), c.steps - s0)",
+                  "            c.steps = s0"]
+    lines += ["            c.steps += hit[1]",
+              "            if c.steps > c.max_steps: c.runaway()",
+              "            if _zr is not None: _zr.extend(hit[2])",
+              "            return hit[0]",
+              f"    return {missed}(c{args}, _zr)"]
+    return "\n".join(lines) + "\n"
 
 
 def _count_uses(node, uses: dict, weight: int) -> None:

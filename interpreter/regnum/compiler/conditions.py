@@ -37,6 +37,9 @@ def truth_lines(g, node, scope, binds, depth: int, loops: int) -> list:
         if _tallied(g, node):
             return _tally(g, node, scope, binds, depth, loops)
         if isinstance(node, ast.Call):
+            kept = g.kept_lines(node, scope, binds, pad)
+            if kept is not None:
+                return kept
             inlined = _inlined(g, node, scope, binds)
             if inlined is not None:
                 body, inner = inlined
@@ -63,6 +66,8 @@ def loops_pay(g, node, local: set) -> bool:
     if isinstance(node, ast.Aggregate) and node.func in ("any", "all") or _tallied(g, node):
         return True
     if isinstance(node, ast.Call):
+        if g.keeps_call(node, local):
+            return True   # its kept value looked up in place (CodeGen.kept_lines)
         decl = _inlined_def(g, node, local)
         if decl is not None:
             g._inlining += 1
@@ -318,8 +323,8 @@ def _inlined_def(g, node, local):
     """The def a call of it codegen writes as its body (see CodeGen._Call and _inlinable), or
     None; `local`: the names that mean no def there."""
     name = node.func
-    if name in local or g.x.zones.get(name) is not None:
-        return None
+    if name in local or g.x.zones.get(name) is not None or g.keeps_call(node, local):
+        return None   # (a def whose values are kept is called, not written out: memo.py)
     decl = g.x.program.get(name)
     if decl is None or decl.kind != "def" or not g._inlinable(decl, node.args):
         return None

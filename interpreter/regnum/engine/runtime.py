@@ -160,6 +160,12 @@ class Ctx:
         dest.append(piece)
         where[piece] = key
         self.undo.append((undo_move, piece, old, i, key))
+        readers = state.memo.readers
+        if readers:   # the values kept that read either zone no longer hold
+            if old in readers:
+                state.memo.drop(old)
+            if key in readers:
+                state.memo.drop(key)
         revealed = state.revealed
         if revealed and piece in revealed:
             self.undo.append((undo_revealed, dict(revealed)))
@@ -187,6 +193,8 @@ class Ctx:
         state.where.append(key)
         state.writable(key).append(piece)
         self.undo.append((undo_create, key))
+        if state.memo.readers:
+            state.memo.drop(key)
         return piece
 
     def _too_many_pieces(self) -> _Overflow:
@@ -248,6 +256,8 @@ class Ctx:
         state.where.extend([key] * n)
         state.writable(key).extend(range(first, first + n))
         self.undo.extend([(undo_create, key)] * n)
+        if state.memo.readers:
+            state.memo.drop(key)
 
     def set_field(self, piece, field: str, value, add: bool) -> None:
         if type(piece) is not int:
@@ -283,6 +293,8 @@ class Ctx:
             state.zones[key] = []
             state._owned.add(key)
             undo.append((undo_new_zone, key))
+            if state.memo.readers:   # (no kept def reads an open grid: compiler/memo.py)
+                state.memo.drop(key)
         start = state.grids[board]["start"]
         for name in tables:
             table = state.writable_table(name)
@@ -433,6 +445,8 @@ class Ctx:
         zone = self.state.writable(key)
         self.undo.append((undo_order, key, zone[:]))
         self.state.rng = rng.shuffle(self.state.rng, zone)
+        if self.state.memo.readers:
+            self.state.memo.drop(key)
 
     def _fire(self, piece: int, key: str, triggers: dict) -> None:
         family = key.partition("#")[0]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 
+from .memo import EMPTY
+
 
 class ZoneRef(str):
     """A zone passed by reference (to a rule parameter or a local); its key."""
@@ -40,7 +42,7 @@ class Table(dict):
 
 class State:
     __slots__ = ("vars", "pvars", "tables", "zones", "pieces", "where", "flow", "rng", "revealed",
-                 "moves", "once", "grids", "_owned", "_owned_tables", "_owned_grids")
+                 "moves", "once", "grids", "_owned", "_owned_tables", "_owned_grids", "memo")
 
     def __init__(self):
         self.vars: dict = {}
@@ -60,6 +62,10 @@ class State:
         self.grids: dict[str, dict] = {}
         self._owned_grids: set[str] = set()
         self._owned: set[str] = set()
+        # The values of defs kept for this very state (engine/memo.py), made at their first
+        # use: no part of its data (not written, not copied, not compared), and dropped by
+        # whatever changes a zone they read, so that a copy or a loaded state starts without.
+        self.memo = EMPTY
 
     # ── copying ──
     def copy(self) -> "State":
@@ -84,6 +90,7 @@ class State:
             self._owned_grids = set()
         s._owned = set()
         self._owned = set()  # both now share every list: neither may write in place
+        s.memo = EMPTY
         return s
 
     def writable(self, key: str) -> list[int]:
@@ -343,6 +350,7 @@ class Journal:
             s.flow["threads"] = self.threads[:]
 
     def _undo_writes(self, s: State) -> None:
+        s.memo = EMPTY   # the zones go back as they were: what was kept since may not hold
         for entry in reversed(self.entries):
             entry[0](s, *entry[1:])
         s.rng, s.once, s.moves = self.rng, self.once, self.moves
