@@ -120,7 +120,7 @@ def _helpers() -> dict:
         from .prefers import KEYED
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_choices": decisions._piece_choices,
-                    "_m_found": decisions._Found, "_m_too_many": decisions._too_many,
+                    "_m_stop": decisions._stop, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
                     "_m_walk": decisions._enumerate_generic, "_m_flat": decisions._flat,
                     "_m_FAULTS": decisions._FAULTS,
@@ -179,7 +179,7 @@ class _Writer:
             self._count(2, hit)
             self.emit(2, "return out")
         if not self.params:
-            self.emit(1, "if stop: raise _m_found")
+            self.emit(1, "if stop: stop = _m_stop(c, stop)")
             self.emit(1, "out.append(())")
             self.emit(1, "return out")
         else:
@@ -237,7 +237,7 @@ class _Writer:
             else:
                 self._remembered_leaf(i, depth, shared)
             self.emit(depth, "if out:")
-            self.emit(depth + 1, "if stop: raise _m_found")
+            self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")
             self.emit(depth + 1, f"if len(out) > lim: _m_too_many(c, {self.name!r})")
             return
         if self.at[i]:
@@ -393,7 +393,7 @@ class _Writer:
             self._count(depth + 2, hit, local=True)
             self.emit(depth + 2, "continue")
         if leaf or stop_first:
-            self.emit(depth + 1, "if stop: raise _m_found")   # `exists`: the first move is enough
+            self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")   # `exists`: the first move is enough
         if leaf:
             self._append_move(depth + 1)
         else:
@@ -555,7 +555,7 @@ class _Writer:
         self.emit(depth + 1, f"ok{i} = g{i}[1]")
         for place, number in enumerate(numbers, start=2):
             self.emit(depth + 1, f"n{number} += g{i}[{place}]")
-        self.emit(depth, f"if stop and ok{i}: raise _m_found")
+        self.emit(depth, f"if stop and ok{i}: stop = _m_stop(c, stop)")
         self.emit(depth, f"for {self._choice(i)} in ok{i}:")
         self._append_move(depth + 1)
 

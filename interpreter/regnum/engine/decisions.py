@@ -157,6 +157,31 @@ class _Found(Exception):
     """Stops the enumeration at the first legal move (for `can`)."""
 
 
+# Whether a `can` during a move keeps the listing it makes for the ask that follows (False:
+# it stops at the first legal move, as before; the tests compare the two).
+KEEP_LISTINGS = True
+
+
+class _First:
+    """The `stop` a generated lister is given by a `can` whose listing is kept (see
+    `exists`): at the first legal move, instead of stopping, the lister notes the steps
+    charged so far (what a listing stopped there would have charged) and lists on."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self):
+        self.steps = None
+
+
+def _stop(ctx: Ctx, stop) -> bool:
+    """What a generated lister does at a legal move while `stop` is set (the new `stop`):
+    stop there, or, for a `_First`, note the steps and go on as a full listing."""
+    if type(stop) is not _First:
+        raise _Found
+    stop.steps = ctx.steps
+    return False
+
+
 def _distinct(values: list, labels: dict | None, bound) -> list:
     """(value, encoded) of each distinct choice, in order: a value once, equal pieces once
     (under their shared label), and no piece an earlier parameter already took. `labels` are
@@ -411,6 +436,11 @@ def listed(ctx: Ctx, action, player: int) -> list[tuple]:
         else:
             if hits:
                 _add_hits(ctx, hits)
+    return preferred(ctx, action, player, out)
+
+
+def preferred(ctx: Ctx, action, player: int, out: list) -> list:
+    """The listed moves `out` of `action` (its requires passed) narrowed by its prefers."""
     if not action.prefers or not out:   # nothing to judge: no prefer keeps or counts anything
         return out
     hits = ctx.hits
@@ -449,11 +479,43 @@ def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]
 def exists(ctx: Ctx, action, player: int) -> bool:
     """Whether `player` has at least one legal move of `action` (a prefer never empties a
     non-empty set of moves, so the requires decide)."""
+    if KEEP_LISTINGS and ctx.frames is not None and ctx.hits is None and action.lister is not None:
+        found = _exists_keeping(ctx, action, player)
+        if found is not None:
+            return found
     try:
         _listing(ctx, action, player, count=False, stop=True)
     except _Found:
         return True
     return False
+
+
+def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
+    """`exists` during a move, coverage off, that keeps the whole listing it makes, so that
+    the `ask` that usually follows a `can` lists nothing again (Game._list takes it when no
+    write came between: `ctx.kept`). It lists past the first legal move, which it notes,
+    and charges the steps a listing stopped there charges; the steps of the whole listing
+    are kept with it, charged to the listing that takes it. None, with nothing charged,
+    when anything went otherwise than a plain listing (a fault, a limit, the generic
+    walk): `exists` then lists the plain way, which does what it always did."""
+    start = ctx.steps
+    first = _First()
+    try:
+        out = action.lister(ctx, player, None, first)
+    except BaseException:   # listed again the plain way, which raises or not as it should
+        ctx.steps = start
+        return None
+    if (first.steps is None) != (not out):   # every move passes a `stop` check: never, but sure
+        ctx.steps = start
+        return None
+    kept = ctx.kept
+    if kept is None:
+        kept = ctx.kept = {}
+    kept[player, action.name] = (out, ctx.steps - start, len(ctx.undo))
+    if first.steps is None:
+        return False   # a listing that found nothing went to its end: those are its steps
+    ctx.steps = first.steps
+    return True
 
 
 def explain(ctx: Ctx, action, move: Move) -> IllegalMove:

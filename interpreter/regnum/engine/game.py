@@ -377,11 +377,20 @@ class Game:
                 ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
                 ctx.steps = ctx.added = 0
             actions = self.model.actions
+            kept = cache.get("kept")
             for name in stack[-1][2]["$actions"]:
                 action = actions[name]
                 try:
                     lister = action.lister
-                    if lister is None or action.prefers:
+                    if kept is not None and (player, name) in kept \
+                            and ctx.steps + kept[player, name][1] <= ctx.max_steps:
+                        # Listed whole by the `can` before the ask, with the steps it charged
+                        # (decisions.exists); past the step limit, listed again to fail there.
+                        found, steps = kept[player, name]
+                        ctx.steps += steps
+                        if action.prefers:
+                            found = decisions.preferred(ctx, action, player, found)
+                    elif lister is None or action.prefers:
                         found = decisions.listed(ctx, action, player)
                     else:   # decisions.listed, written out
                         hits = {} if ctx.hits is not None else None
@@ -548,6 +557,17 @@ class Game:
                 else {"waiting": seats}
         else:
             self._cache = {}
+        if ctx.kept is not None:
+            self._keep_listings(ctx, len(journal.entries))
+
+    def _keep_listings(self, ctx: Ctx, written: int) -> None:
+        """The listings a `can` made whole during the move that ended (decisions.exists), kept
+        for `_list` when no write came after them: they are this position's. (Not written
+        out in _apply: a comprehension there would make its locals cells at every move.)"""
+        kept = {key: entry[:2] for key, entry in ctx.kept.items() if entry[2] == written}
+        ctx.kept = None
+        if kept:
+            self._cache["kept"] = kept
 
     def _asking_at(self, stack) -> str:
         """Where the flow stands: the `ask` the game waits at (or the flow, once it is over)."""

@@ -44,7 +44,7 @@ class Ctx:
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched", "kept")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -75,6 +75,9 @@ class Ctx:
         self.undo: list = []     # the undo entries of the writes (a move's Journal.entries)
         self.frames = None       # during a move, its Journal (run_stack copies the frames it found)
         self.settled = False     # set by a move that knows every stack of the flow waits (see advance)
+        # Listings a `can` made whole during a move: {(seat, action): (moves, steps, len(undo)
+        # then)}, taken by the next position's listing if no write came after (decisions.exists).
+        self.kept: dict | None = None
         # Whether pieces moving may fire triggers (the model's never change): move_piece asks once.
         self.watched = model is not None and bool(model.triggers or model.leave_triggers)
 
@@ -96,6 +99,7 @@ class Ctx:
         self.undo = []
         self.frames = None
         self.settled = False
+        self.kept = None
 
     def hit(self, rule: str) -> None:
         hits = self.hits
