@@ -25,14 +25,16 @@ def test_splitmix64_gives_its_reference_outputs():
 
 
 def test_below_rejects_the_biased_tail():
-    # n = 3: 2**64 % 3 == 1, so the one value 2**64 - 1 is rejected and drawn again
-    limit = (1 << 64) - ((1 << 64) % 3)
-    assert limit == (1 << 64) - 1
-    state = 12345
-    for _ in range(200):
-        new, x = rng.below(state, 3)
-        assert 0 <= x < 3
-        state = new
+    # n = 2**63 + 1: every draw of 2**63 + 1 or more would bias the result, so it is drawn again
+    n = (1 << 63) + 1
+    state = 0
+    _, first = rng.next_u64(state)   # 0xE220…: in the biased tail
+    assert first >= n
+    after_first, _ = rng.next_u64(state)
+    after_second, second = rng.next_u64(after_first)
+    assert second < n
+    assert rng.below(state, n) == (after_second, second % n)
+    assert rng.below(after_first, 6) == (after_second, second % 6)   # nothing rejected for 6 here
 
 
 @given(st.integers(min_value=0, max_value=(1 << 64) - 1), st.integers(min_value=0, max_value=60))
