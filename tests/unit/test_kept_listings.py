@@ -206,15 +206,16 @@ action take(a in range(40), b in range(40)):
 
 def test_a_listing_past_a_limit_changes_no_outcome(tmp_path):
     """A whole listing costs 1,720 steps here. Made by the can, after the 30 steps of the
-    count before it, it passes a limit of 1,720 to 1,749 that the ask's listing (from no
-    step) keeps within: the can still says yes, stopping at its first move, and keeps
-    nothing; the ask lists. Every limit of steps or of moves around gives the same outcome
-    with and without keeping."""
+    count and the flow's statements before it (a few more at each turn), it passes a limit
+    of 1,720 to 1,753 that the ask's listing (from no step) keeps within, for every can of
+    the game: the can still says yes, stopping at its first move, and keeps nothing; the
+    ask lists. Likewise a limit of moves the second listing passes (480 moves, then 840).
+    Every limit gives the same outcome with and without keeping."""
     path = tmp_path / "wide.rules"
     path.write_text(textwrap.dedent(WIDE), encoding="utf-8")
     rules = regnum.load(path)
     outcomes = []
-    for steps in (1_719, 1_720, 1_749, 1_750, 1_800, 100_000):
+    for steps in (1_719, 1_720, 1_753, 1_758, 1_800, 100_000):
         for moves in (50, 600, 2_000):
             limits = Limits(steps=steps, moves=moves)
             with _keeping(True):
@@ -229,13 +230,13 @@ def test_a_listing_past_a_limit_changes_no_outcome(tmp_path):
     assert outcomes == [too_many(50), steps, steps] + [too_many(50), too_many(600), "ok"] * 5
     calls = _count_listings(rules)
     with _keeping(True):
-        _outcome(rules, 2, 1, False, Limits(steps=1_749))   # each can passes the limit
+        _outcome(rules, 2, 1, False, Limits(steps=1_753))   # each can passes the limit
         assert calls == {("take", "full"): 6, ("take", "first"): 5, ("take", "stop"): 6}
         calls.clear()
         _outcome(rules, 2, 1, False, Limits(moves=600))   # the first can passes it: 600 moves, then 840
         assert calls == {("take", "full"): 2, ("take", "first"): 1, ("take", "stop"): 2}
         calls.clear()
-        _outcome(rules, 2, 1, False, Limits(steps=1_750))
+        _outcome(rules, 2, 1, False, Limits(steps=1_758))
         assert calls == {("take", "full"): 1, ("take", "first"): 5, ("take", "stop"): 1}
 
 

@@ -90,6 +90,36 @@ def test_work_inside_builtins_and_comprehensions_counts_as_steps(tmp_path):
     assert d.message == "more than 2000000 steps without a decision: a loop that never ends or asks a player?"
 
 
+def test_what_a_statement_goes_through_counts_in_its_moves_steps(tmp_path):
+    """A statement of the flow run by the VM is a step, and each item its expression goes
+    through is one more: one budget for both, and all of it in peak_steps (until the
+    eleventh step of performance.md, the items were checked against the limit apart from
+    the statements and dropped from the count when the stack stopped: 6 steps here)."""
+    body = """
+    flow:
+        repeat 3 times:
+            for p in players:
+                set n = n + count(range(200))
+                set n = n + count(range(200))
+                set n = n + count(range(200))
+                ask p to go
+    action go():
+        set n = n + 1
+    """
+    rules = _load(tmp_path, body)
+    game = rules.new_game(2, 0, limits=regnum.Limits(steps=608))   # the setup's flow: 608 steps
+    game.play(game.legal_moves(0)[0])
+    assert game.peak_steps == 606   # the move, 4 statements, the next turn's 3 with 600 items, its ask
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2, 0, limits=regnum.Limits(steps=606))
+    d = _only(err)
+    assert (d.code, d.span.line, d.message) == (
+        "E901", 10, "more than 606 steps without a decision: a loop that never ends or asks a player?")
+    with pytest.raises(LimitExceeded) as err:
+        rules.new_game(2, 0, limits=regnum.Limits(steps=607))
+    assert _only(err).span.line == 11   # the ask: the 608th step
+
+
 @pytest.mark.parametrize("const, message", [
     ("[count(range(0, 1000000)) for x in range(0, 1000000)]",
      "computing the constants took more than 2000000 steps"),

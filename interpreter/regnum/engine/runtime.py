@@ -511,7 +511,7 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
     """
     codes = ctx.model.codes
     ctx.stack = stack
-    steps, limit = ctx.steps, ctx.max_steps
+    limit = ctx.max_steps
     frame, pc = None, 0
     journal = ctx.frames   # during a move: its journal; the frames it found are copied before their first change
     old = None   # their ids, once a frame that may be one comes on top
@@ -535,7 +535,9 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
                 if frame[0] == "flow":   # the flow ran to its end: coverage's `end:flow`
                     ctx.hit("end:flow")
                 continue
-            steps += 1
+            # The step counter lives on ctx: the instruction's expressions add to it what
+            # they go through, so the limit and peak_steps see both.
+            steps = ctx.steps = ctx.steps + 1
             if steps > limit:
                 raise LimitExceeded(f"more than {limit} steps without a decision: a loop that never "
                                     "ends or asks a player?", codes[frame[0]].spans[pc],
@@ -564,8 +566,6 @@ def run_stack(ctx: Ctx, stack: list, made=None) -> str:
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, ArithmeticError) as err:
         raise RuntimeFault(f"this statement failed: {type(err).__name__}: {err}",
                            _where(ctx, err, codes[frame[0]].spans[pc])) from None
-    finally:
-        ctx.steps = steps
 
 
 def run_native(ctx: Ctx, action, env: dict) -> None:
