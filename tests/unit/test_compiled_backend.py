@@ -29,8 +29,12 @@ def _env(cache, **more) -> dict:
 
 
 def _python(code: str, env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
-                          timeout=600)
+    """Run `code` in a fresh Python, which must succeed: a failure shows its own error, not
+    the empty output a caller would go on to parse."""
+    ran = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert ran.returncode == 0, f"the subprocess failed ({ran.returncode}):\n{ran.stderr[-3000:]}"
+    return ran
 
 
 def _private_dir(path: Path) -> Path:
