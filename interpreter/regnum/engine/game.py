@@ -60,7 +60,9 @@ class Game:
               limits: Limits | None = None, coverage: bool = True) -> "Game":
         game = cls.prepared(ruleset, players, seed, narrate, options, limits, coverage)
         ctx = game._ctx(game._state)
-        advance(ctx)
+        advance(ctx)   # the flow up to the first decision: a step of its own, as each move is
+        if ctx.steps > game.peak_steps:
+            game.peak_steps = ctx.steps
         check_size(ctx, game.model.codes["flow"].span)
         game._size_bound = ctx.size_bound + ctx.added
         return game
