@@ -384,11 +384,11 @@ class Game:
                 action = actions[name]
                 try:
                     lister = action.lister
-                    if kept is not None and (player, name) in kept \
-                            and ctx.steps + kept[player, name][1] <= ctx.max_steps:
+                    whole = kept.get((player, name)) if kept is not None else None
+                    if whole is not None and ctx.steps + whole[1] <= ctx.max_steps:
                         # Listed whole by the `can` before the ask, with the steps it charged
                         # (decisions.exists); past the step limit, listed again to fail there.
-                        found, steps = kept[player, name]
+                        found, steps = whole
                         ctx.steps += steps
                         if action.prefers:
                             found = decisions.preferred(ctx, action, player, found)
