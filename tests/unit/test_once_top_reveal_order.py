@@ -60,6 +60,22 @@ def test_a_once_trigger_after_the_move_runs_when_the_follow_up_choices_are_over(
     assert (game.hits["trigger:first_climb"], game.hits["trigger:every_climb"]) == (1, 2)
 
 
+def test_a_spent_once_trigger_has_its_condition_judged_no_more(tmp_path):
+    # Its condition divides by the stones left on the ground: judged at the third climb,
+    # with none left, it would fail the move. Fired at the first climb, it is spent, and
+    # a trigger that fires at most once a game is not looked at again.
+    rules = load(tmp_path, CLIMB.replace(
+        "trigger first_climb once when s enters tower(p), after the move:",
+        "trigger first_climb once when s enters tower(p) where 6 // count(ground) > 1, after the move:"))
+    game = rules.new_game(players=2, seed=1)
+    for seat in (0, 1, 0):
+        game.play(first(game, "climb"))
+        game.play(Move(seat, "settle", {"n": 1}))
+    assert game.state.zones["ground"] == [] and game.state.once == ("first_climb",)
+    assert game.state.vars["log"].count("first climb by P0") == 1
+    assert (game.hits["trigger:first_climb"], game.hits["trigger:every_climb"]) == (1, 3)
+
+
 def test_what_once_triggers_fired_is_state_saved_and_read_back(tmp_path):
     rules = load(tmp_path, CLIMB)
     game = rules.new_game(players=2, seed=1)

@@ -81,7 +81,7 @@ class CodeGen:
         self._inner_nodes: dict = {}
         # Sources of zones an enclosing `if count(Z) == 0 then … else …` knows are not empty
         # where the code being written runs: `Z[0]` there needs no check.
-        self._nonempty: list[str] = []
+        self._nonempty: list[tuple] = []   # (zone source, the name it is bound to or None)
         self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
         self._plain_keys: dict = {}   # id of a zone family's keys -> (keys, name of their plain copy, all truthy)
         # Python locals known to hold one value where the code being written runs (a loop
@@ -832,11 +832,15 @@ class CodeGen:
             self.folds += 1
             return repr(known)
         obj = self.src(node.obj, scope, binds)
-        if isinstance(node.index, ast.IntLit) and node.index.value == 0 and obj in self._nonempty:
-            # The first piece of a zone known not to be empty: `owner_of(h)`. In a kept def's
-            # body, the test of the zone noted its key already (the same text, the same key):
-            # it is read again without noting it twice.
-            return f"{self._recorded.get(obj, obj) if self._recording else obj}[0]"
+        if isinstance(node.index, ast.IntLit) and node.index.value == 0:
+            for zone, bound in reversed(self._nonempty):
+                if zone == obj:
+                    # The first piece of a zone known not to be empty: `owner_of(h)`. Read
+                    # from the name the test bound it to (_IfExpr); where the test could bind
+                    # none, read again (in a kept def's body, without noting its key twice).
+                    if bound is not None:
+                        return f"{bound}[0]"
+                    return f"{self._recorded.get(obj, obj) if self._recording else obj}[0]"
         return f"_index({obj}, {self.src(node.index, scope, binds)})"
 
     def _Unary(self, node, scope, binds):
@@ -918,14 +922,24 @@ class CodeGen:
         return any(self.x.kind(side, kinds) in ("player", "piece") for side in (node.left, node.right))
 
     def _IfExpr(self, node, scope, binds):
-        cond = self.src(node.cond, scope, binds)
         zone = self._counted_zone(node.cond, scope, binds) if isinstance(node.cond, ast.Binary) else None
         # `if count(Z) == 0 then … else Z[0]…`: Z is not empty in the branch the test leaves it.
         nonempty_in = None if zone is None else node.otherwise if node.cond.op == "==" else node.then
+        bound = None
+        if zone is not None and not self._in_iterable:
+            # The zone the test reads is bound to a fresh name (an assignment expression, which
+            # Python refuses only in a comprehension's source), and that branch reads its
+            # first piece from it: the zone's key is not computed and looked up twice. The
+            # test is the one _Binary writes, the zone read once instead of twice.
+            bound = f"_e{next(self._ids)}"
+            tested = f"({bound} := {self._open_zone_tested(node.cond.left.args[0], zone)})"
+            cond = f"(not {tested})" if node.cond.op == "==" else f"(not not {tested})"
+        else:
+            cond = self.src(node.cond, scope, binds)
         branches = []
         for branch in (node.then, node.otherwise):
             if branch is nonempty_in:
-                self._nonempty.append(zone)
+                self._nonempty.append((zone, bound))
             try:
                 branches.append(self.src(branch, scope, binds))
             finally:

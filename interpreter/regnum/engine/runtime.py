@@ -456,6 +456,8 @@ class Ctx:
         family = key.partition("#")[0]
         index = _ABSENT   # the zone's index, read once for the triggers that name it
         for trig in triggers.get(family, ()):
+            if trig.once and trig.name in self.state.once:
+                continue   # spent: fires at most once a game, so its condition is not judged again
             env = {trig.piece_var: piece}
             if trig.index_var:
                 if index is _ABSENT:
@@ -464,8 +466,6 @@ class Ctx:
             if trig.cond is None or trig.cond(self, env):
                 if trig.once:
                     state = self.state
-                    if trig.name in state.once:
-                        continue
                     state.once = state.once + (trig.name,)
                 (self.deferred if trig.after_move and self.move_base is not None else self.fired).append((trig.body, env))
 
