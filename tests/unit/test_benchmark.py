@@ -130,3 +130,20 @@ def test_peak_memory_of_a_small_simulation(rules):
     memory = benchmark.peak_memory(rules.path, 2, games=3)
     assert memory["games"] == 3 and memory["failed"] == 0
     assert memory["peak_mb"] >= memory["after_load_mb"] > 0
+
+
+def test_the_engine_floor_plays_a_trivial_ruleset_and_king_s_road_in_one_run(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("engine_floor", BASELINE.with_name("engine_floor.py"))
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    path = tmp_path / "trivial.rules"
+    path.write_text(floor.TRIVIAL, encoding="utf-8")
+    trivial = regnum.load(str(path))
+    game = play_random_game(trivial, 4, 0, coverage=False)
+    # A thousand moves, one variable set each: the engine's work only.
+    assert (game.move_count, game.state.vars["turns"], game.is_over) == (1000, 1000, True)
+    assert floor.main(["--rounds", "1", "--games", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line[:30].rstrip() for line in lines] == [
+        "trivial move (regnum)", "King's Road move (regnum)", "King's Road move (baseline)",
+        "baseline move / trivial move"]
