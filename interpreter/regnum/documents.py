@@ -34,10 +34,13 @@ class StateError(LogError):
 
 # ── reading untrusted JSON ──
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.S)   # "?: an unterminated string ends the text
+# A JSON string ("?: an unterminated one ends the text), as an unrolled loop: runs of plain
+# characters between escapes (the same strings as `"(?:[^"\\]|\\.)*"?`, five times faster).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
 _MAX_DIGITS = 20   # 2^64 has 20 digits: no number in a log or state is longer
+_LONG_NUMBER = re.compile(r"\d{%d,}" % (_MAX_DIGITS + 1))   # outside strings: one to refuse, maybe
 
 
 def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
@@ -57,12 +60,18 @@ def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
             raise error(f"the {what} is not UTF-8 text ({err.reason} at byte {err.start})") from None
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    # What lies outside the strings; with no backslash in the text no string holds an
+    # escaped quote, and splitting at the quotes gives the same, sooner.
+    outside = "".join(text.split('"')[0::2]) if "\\" not in text else _STRING.sub("", text)
+    brackets = _NOT_BRACKET.sub("", outside)
     if brackets and max(accumulate(map(_DEPTH.__getitem__, brackets))) > limits.json_depth:
         raise error(f"the {what} nests arrays and objects more than {limits.json_depth} deep; "
                     f"{limits.hint('json_depth')}")
+    # Every whole number is read by _parse_int only where some run of digits outside the
+    # strings is long enough for it to refuse one; elsewhere int() reads them, as it would.
+    parse_int = _parse_int if _LONG_NUMBER.search(outside) else None
     try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_no_constant,
+        return json.loads(text, parse_int=parse_int, parse_constant=_no_constant,
                           object_pairs_hook=_object)
     except json.JSONDecodeError as err:
         refusal = error(f"the {what} is not valid JSON: {err.msg} at line {err.lineno} "
@@ -145,6 +154,15 @@ def json_value(value, where: tuple = (), depth: int = DEFAULT_LIMITS.json_depth)
     """A move argument or stored value: JSON made of texts, whole numbers, true/false, null,
     lists and objects — no fraction (the language has none; 2.0 is not 2) — nested at most
     `depth` deep (comparing or printing a deeper value would recurse)."""
+    if type(value) is dict and depth > 0:
+        # The usual move's arguments: a map of plain texts, whole numbers, truth values and
+        # nulls, accepted without the walk (a loaded game checks every move of its log).
+        for item in value.values():
+            kind = type(item)
+            if kind is not str and kind is not int and kind is not bool and item is not None:
+                break
+        else:
+            return value
     stack = [(value, where)]
     while stack:
         item, at = stack.pop()

@@ -184,6 +184,54 @@ def test_size_numbers_and_keys_are_bounded(tmp_path, saved):
     assert refusal(kings_road, b"\xff") == "the saved game is not UTF-8 text (invalid start byte at byte 0)"
 
 
+@pytest.mark.parametrize("inside", ['[[[[{{{{]]', r'[[\"[[{{{{\\]]'])   # without and with backslashes
+def test_the_reader_counts_only_brackets_outside_strings_and_refuses_long_numbers_only(inside):
+    from regnum.documents import read_json
+    limits = regnum.Limits(json_depth=3)
+    text = '{"a": [["' + inside + '"]], "b": "x"}'
+    assert ("\\" in text) == ("\\" in inside)
+    assert read_json(text, "log", limits=limits) == json.loads(text)   # depth 3: the brackets inside count none
+    with pytest.raises(LogError, match="nests arrays and objects more than 3 deep"):
+        read_json('{"a": [[["' + inside + '"]]]}', "log", limits=limits)
+    # 20 digits are a number a game may hold; 21 digits in a string are a text.
+    text = '{"n": -' + "9" * 20 + ', "t": "' + inside + "1" * 30 + '"}'
+    assert read_json(text, "log") == json.loads(text)
+    with pytest.raises(LogError, match="a number of 22 digits"):
+        read_json('{"t": "' + inside + '", "n": -' + "1" * 21 + "}", "log")
+
+
+def test_a_move_s_plain_arguments_and_every_other_value_are_checked_alike():
+    from regnum.documents import BadValue, json_value
+    plain = {"card": "witch", "n": 3, "flag": True, "none": None}
+    assert json_value(plain) is plain
+    for bad, reason in [({"x": 1.5}, "1.5 is not a whole number (regnum has no fractions)"),
+                        ({"x": [1, 2.0]}, "2.0 is not a whole number (regnum has no fractions)"),
+                        ({"x": {1, 2}}, "a set is not a JSON value")]:
+        with pytest.raises(BadValue) as info:
+            json_value(bad)
+        assert info.value.reason == reason
+    with pytest.raises(BadValue, match="nests lists and objects more than 0 deep"):
+        json_value({"x": 1}, depth=0)
+
+
+@pytest.mark.parametrize("name", ["kings_road", "kings_kilt", "kingdom_builder", "kings_gate"])
+def test_a_saved_game_s_text_is_its_dict_written_canonically(name):
+    """to_json writes each move's text once and keeps it; the text is still exactly the
+    canonical JSON of to_dict(), for the game, a copy that plays on, and a game read back."""
+    from regnum.engine.state import canonical_json
+    rules = regnum.load(name)
+    game = random_playout(rules.new_game(players=3, seed=4), seed=4, max_moves=30)
+    assert list(game.to_dict()) == ["format", "ruleset", "ruleset_hash", "variant", "players", "seed",
+                                    "moves", "state"]
+    assert game.to_json() == canonical_json(game.to_dict())
+    copy = game.copy()
+    random_playout(copy, seed=5, max_moves=10)
+    assert copy.to_json() == canonical_json(copy.to_dict()) != game.to_json()
+    assert copy.move_count == game.move_count + 10 and game.to_json() == canonical_json(game.to_dict())
+    again = rules.game_from_json(game.to_json())
+    assert again.to_json() == game.to_json()
+
+
 def test_a_position_built_by_hand_loads_only_when_trusted(kings_road):
     from regnum.testing import Scenario
     game = Scenario(kings_road, 3).place("supply#0", "region#dark_tower", 2).start()

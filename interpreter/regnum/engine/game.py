@@ -53,6 +53,9 @@ class Game:
         self._prev_state: State | None = None   # the state it rebuilds, once built
         self._move_ctx: Ctx | None = None   # the contexts _apply and _listed reuse
         self._list_ctx: Ctx | None = None
+        # The canonical JSON of the first moves of `_moves`, written by to_json once each: a
+        # saved game holds every move, and the fuzzer writes one several times a step.
+        self._move_texts: list[str] = []
 
     # ── creation ──
     @classmethod
@@ -109,8 +112,11 @@ class Game:
         return game
 
     def _ctx(self, state: State) -> Ctx:
+        """A context to evaluate or run in. Its bound on the state's size is the one known:
+        only a move measures a game read from JSON (`_apply`, `_bound`), since only a move
+        checks the size (`check_size`); `start` follows `prepared`, which knows it."""
         ctx = Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
-        ctx.size_bound = self._bound(state)
+        ctx.size_bound = self._size_bound or 0
         return ctx
 
     def _bound(self, state: State) -> int:
@@ -128,8 +134,8 @@ class Game:
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
             ctx = self._list_ctx = Ctx(self.model, state, self.players, self.hits, self.events,
                                        self.narrate, self.limits)
-        bound = self._size_bound
-        ctx.size_bound = bound if bound is not None else self._bound(state)
+        # A listing stores nothing and never checks the state's size: its context needs no
+        # bound on it (measuring one is a walk of the whole state, for a game read from JSON).
         ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
         ctx.steps = ctx.added = 0
         return ctx
@@ -374,8 +380,6 @@ class Game:
             if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
                 ctx = self._listing_ctx()
             else:   # _listing_ctx(), for the context it keeps
-                bound = self._size_bound
-                ctx.size_bound = bound if bound is not None else self._bound(state)
                 ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
                 ctx.steps = ctx.added = 0
             actions = self.model.actions
@@ -595,22 +599,33 @@ class Game:
             self._last.freeze()
         game._last = self._last
         game._prev_state = self._prev_state
+        game._move_texts = self._move_texts[:]
         return game
 
     def to_dict(self) -> dict:
+        return {"format": STATE_FORMAT, **self._about(), "moves": [m.to_dict() for m in self._moves],
+                "state": self._state.to_dict()}
+
+    def _about(self) -> dict:
+        """What a saved game says of itself besides its format, moves and state (to_dict)."""
         return {
-            "format": STATE_FORMAT,
             "ruleset": self.model.name,
             "ruleset_hash": self.model.hash,
             "variant": self.model.variant,
             "players": self.players,
             "seed": self.seed,
-            "moves": [m.to_dict() for m in self._moves],
-            "state": self._state.to_dict(),
         }
 
     def to_json(self) -> str:
-        return canonical_json(self.to_dict())
+        """`canonical_json(self.to_dict())`, written in parts: the keys in their sorted order
+        ("format" and "moves" come first), each move's text written once and kept."""
+        texts, moves = self._move_texts, self._moves
+        if len(texts) > len(moves):
+            del texts[len(moves):]
+        for move in moves[len(texts):]:
+            texts.append(canonical_json(move.to_dict()))
+        rest = canonical_json({**self._about(), "state": self._state.to_dict()})   # every key sorts after "moves"
+        return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'
 
     def __eq__(self, other) -> bool:
         """Same ruleset, seats and state — however the moves that led there were ordered."""

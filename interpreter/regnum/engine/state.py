@@ -397,17 +397,25 @@ def _thaw_flow(flow: dict) -> dict:
                                                      for t in threads]}
 
 
+# Values written as they are (exact types: a ZoneRef is a str subclass, tagged by _freeze).
+_PLAIN = frozenset((int, str, bool, type(None)))
+
+
 def _freeze(value):
-    """Tag ZoneRefs (a str subclass json would flatten) so _thaw can restore them."""
+    """Tag ZoneRefs (a str subclass json would flatten) so _thaw can restore them. (Plain
+    items are taken as they are without a call: a saved game is written at every check of
+    the fuzzer.)"""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, ZoneRef):
         return {"$zone": str(value)}
     if isinstance(value, list):
-        return [_freeze(v) for v in value]
+        return [v if type(v) in _PLAIN else _freeze(v) for v in value]
     if isinstance(value, dict):
         # A map whose keys are all texts is written as a JSON object, unless it could be
         # mistaken for a tag; any other map is tagged as a list of [key, value] pairs.
         if all(type(k) is str for k in value) and set(value) not in ({"$zone"}, {"$map"}):
-            return {k: _freeze(v) for k, v in value.items()}
+            return {k: v if type(v) in _PLAIN else _freeze(v) for k, v in value.items()}
         return {"$map": [[_freeze(k), _freeze(v)] for k, v in value.items()]}
     return value
 
