@@ -625,7 +625,9 @@ class CodeGen:
         if function is None:
             return None
         args = [self.src(a, scope, binds) for a in node.args]
-        checks = [f"type({a}) in _m_keyed_args" for a, n in zip(args, node.args) if isinstance(n, ast.Name)]
+        # A seat is a whole number, a key as it is; any other name is checked to be one.
+        checks = [f"type({a}) in _m_keyed_args" for a, n, k in zip(args, node.args, arg_kinds)
+                  if isinstance(n, ast.Name) and k != "player"]
         number = re.match(r"_mw(\d+)_", function).group(1)
         key = "(" + ", ".join([number] + args) + ")"
         if checks:
