@@ -6,6 +6,8 @@ Never part of the state's data: a copy or a loaded state starts with `EMPTY`.
 """
 from __future__ import annotations
 
+from collections import defaultdict
+
 # An evaluation that read more zones than this is not kept: recording and dropping it
 # would cost more than the evaluations it saves.
 MOST_READS = 64
@@ -27,7 +29,7 @@ class Memo:
 
     def __init__(self):
         self.entries: dict = {}
-        self.readers: dict = {}
+        self.readers: dict = defaultdict(list)   # zone key -> the keys of the values that read it
         self.size = 0    # readers listed, all zones together (bounded: see keep)
         self.hits = 0    # values met again (tests read it: the path was taken)
         self.kept = 0    # values kept
@@ -44,11 +46,7 @@ class Memo:
         self.size += len(reads)
         readers = self.readers
         for zone in reads:
-            known = readers.get(zone)
-            if known is None:
-                readers[zone] = [key]
-            else:
-                known.append(key)
+            readers[zone].append(key)
 
     def drop(self, zone) -> None:
         """A zone changed: forget every value that read it."""
