@@ -21,7 +21,7 @@ from regnum.agents import play_random_game
 
 # engine module:function -> the stage it stands for
 STAGES = {
-    "game.py:_listed": "listing legal moves",
+    "game.py:_list": "listing legal moves",   # every listing goes through it (the playout's too)
     "game.py:_apply": "applying a move (all of it)",
     "runtime.py:run_stack": "running the rules (flow and action bodies)",
     "runtime.py:advance": "flow bookkeeping (who moves next)",
