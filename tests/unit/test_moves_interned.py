@@ -96,3 +96,21 @@ def test_handed_out_and_rebuilt_moves_play_the_same_games(kings_road):
             slow.play(Move(move.player, move.action, json.loads(json.dumps(move.args))))
             assert fast.to_json() == slow.to_json()
         assert slow.is_over and fast.scores == slow.scores and fast.hits == slow.hits
+
+
+def test_a_move_changed_after_it_was_played_leaves_the_log_as_played(counting):
+    """The game keeps moves of its own: changing a played move's arguments afterwards, handed
+    out or built by the caller, changes neither the log nor the saved game."""
+    from regnum.engine.state import canonical_json
+    game = counting.new_game(2)
+    handed = next(m for m in game.legal_moves(0) if m.args == {"n": 2, "to": 1})
+    game.play(handed)
+    built = Move(0, "give", {"n": 1, "to": 0})
+    game.play(built)
+    before = game.to_json()
+    handed.args["n"] = 9
+    built.args["to"] = 1
+    assert [(m.player, m.action, m.args) for m in game.log.moves] == [
+        (0, "give", {"n": 2, "to": 1}), (0, "give", {"n": 1, "to": 0})]
+    assert game.to_json() == before == canonical_json(game.to_dict())
+    assert game.scores == [1, 2]

@@ -422,8 +422,11 @@ class Game:
             for i, handed in enumerate(known):
                 if handed is move:
                     name, listed = self._nth_listed(move.player, i)
-                    if _same(move.args, decisions.move_args(self.model.actions[name], listed)):
-                        self._apply(move, listed)   # as handed out: its shape and legality are known
+                    args = decisions.move_args(self.model.actions[name], listed)
+                    if _same(move.args, args):
+                        # As handed out: its shape and legality are known. The game keeps a
+                        # move of its own (the caller's may change after; the log may not).
+                        self._apply(_new_kept(move, args), listed)
                         return
                     break
         _check_shape(move)
@@ -449,7 +452,7 @@ class Game:
             with guarded(action.span, f"while checking a move of '{move.action}'"):
                 refusal = decisions.explain(ctx, action, move)
             raise refusal
-        self._apply(move, chosen)
+        self._apply(_new_kept(move, decisions.move_args(self.model.actions[move.action], chosen)), chosen)
 
     def _apply(self, move: Move, listed: tuple) -> None:
         """Play `move`, whose listed tuple (decisions.move_shape) is `listed`: a native body is
@@ -839,6 +842,16 @@ def _check_shape(move: Move) -> None:
 
 
 _SCALARS = (str, int, bool, type(None))
+
+
+def _new_kept(move: Move, args: dict) -> Move:
+    """The move the game keeps for one played through play(): the same seat, action and
+    arguments (`args`, made afresh from the listing), in objects the caller does not hold."""
+    kept = _new_move(Move)
+    _set_player(kept, move.player)
+    _set_action(kept, move.action)
+    _set_args(kept, args)
+    return kept
 
 
 def _same(a, b) -> bool:
