@@ -86,10 +86,20 @@ def _visible_vars(game, row: dict, seat, viewer) -> dict:
 
 
 def _plain(value):
+    """`value` as plain JSON values: zone references as texts, maps and lists copied. A map or
+    list of plain items (a table's value per cell) is copied whole, its types looked at in C."""
     if isinstance(value, dict):
+        if set(map(type, value.values())) <= _PLAIN:
+            return dict(value)
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
+        if set(map(type, value)) <= _PLAIN:
+            return list(value)
         return [_plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
     return value
+
+
+# Items _plain gives back as they are (exact types: a zone reference, a str subclass, is not).
+_PLAIN = frozenset((int, str, bool, type(None)))

@@ -98,8 +98,16 @@ def parse(ruleset, data) -> tuple[SavedGame, dict]:
         raise StateError(f"state field '{where}': {message}") from None
 
 
-def _fail(path: str, message: str):
-    raise StateError(f"state field '{path}': {message}")
+def _fail(path, message: str):
+    raise StateError(f"state field '{_path(path)}': {message}")
+
+
+def _path(path) -> str:
+    """A field's path, written out: a text, or the parts it is made of (nested tuples, joined
+    only when a value is refused: a saved game checks thousands of values that pass)."""
+    if type(path) is str:
+        return path
+    return "".join(_path(part) if type(part) is tuple else str(part) for part in path)
 
 
 def _types(ruleset):
@@ -136,7 +144,7 @@ class _Types:
         self.open = {name for name, board in model.boards.items() if board.is_open}
         self.reach = ruleset.limits.grid_reach
 
-    def check(self, ref, value, path: str, pieces: list, players: int) -> None:
+    def check(self, ref, value, path, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
         if value is None:
             if ref.optional:
@@ -146,7 +154,7 @@ class _Types:
             if type(value) is not list:
                 _fail(path, f"a list ({ref}) is expected, not {_short(value)}")
             for i, item in enumerate(value):
-                self.check(ref.item, item, f"{path}[{i}]", pieces, players)
+                self.check(ref.item, item, (path, f"[{i}]"), pieces, players)
             return
         name = ref.name
         kind = type(value)
@@ -181,7 +189,7 @@ class _Types:
                 _fail(path, f"one of {', '.join(sorted(self.enums[name]))} is expected, "
                       f"not {_short(value)}")
         else:  # a type the checker let through: only JSON values
-            _json(value, path)
+            _json(value, _path(path))
 
 
     def is_cell(self, value) -> bool:
@@ -250,8 +258,9 @@ def check(ruleset, saved: SavedGame) -> None:
         table = model.tables[name]
         indexes = in_use[table.index] if table.open else {str(k): None for k in table.keys}
         _names(f"state.tables.{name}", values, indexes, "index")
+        ref = types.tables[name]
         for index, value in values.items():
-            types.check(types.tables[name], value, f"state.tables.{name}.{index}", pieces, players)
+            types.check(ref, value, ("state.tables.", name, ".", index), pieces, players)
 
     for i, piece in enumerate(pieces):
         path = f"state.pieces[{i}]"
@@ -264,7 +273,7 @@ def check(ruleset, saved: SavedGame) -> None:
         given = piece.__pydantic_extra__ or {}
         _names(path, given, fields, "field")
         for name, value in given.items():
-            types.check(fields[name], value, f"{path}.{name}", pieces, players)
+            types.check(fields[name], value, (path, ".", name), pieces, players)
 
     known = {key for fam in model.zones.values() for i, key in fam.keys.items()
              if not (fam.index == "player" and i >= players)}

@@ -378,12 +378,17 @@ def _thaw(value):
     """JSON gives back lists and dicts as they were; ZoneRefs and maps with keys that are
     not texts are tagged."""
     if isinstance(value, dict):
-        if set(value) == {"$zone"}:
-            return ZoneRef(value["$zone"])
-        if set(value) == {"$map"}:
-            return {_thaw(k): _thaw(v) for k, v in value["$map"]}
+        if len(value) == 1:   # a tag has one key
+            if "$zone" in value:
+                return ZoneRef(value["$zone"])
+            if "$map" in value:
+                return {_thaw(k): _thaw(v) for k, v in value["$map"]}
+        if set(map(type, value.values())) <= _PLAIN:   # a table's value per cell: copied whole
+            return dict(value)
         return {k: _thaw(v) for k, v in value.items()}
     if isinstance(value, list):
+        if set(map(type, value)) <= _PLAIN:
+            return list(value)
         return [_thaw(v) for v in value]
     return value
 
@@ -399,6 +404,7 @@ def _thaw_flow(flow: dict) -> dict:
 
 # Values written as they are (exact types: a ZoneRef is a str subclass, tagged by _freeze).
 _PLAIN = frozenset((int, str, bool, type(None)))
+_TEXT = frozenset((str,))
 
 
 def _freeze(value):
@@ -413,8 +419,12 @@ def _freeze(value):
         return [v if type(v) in _PLAIN else _freeze(v) for v in value]
     if isinstance(value, dict):
         # A map whose keys are all texts is written as a JSON object, unless it could be
-        # mistaken for a tag; any other map is tagged as a list of [key, value] pairs.
-        if all(type(k) is str for k in value) and set(value) not in ({"$zone"}, {"$map"}):
+        # mistaken for a tag (one key, "$zone" or "$map"); any other map is tagged as a list
+        # of [key, value] pairs. (Types gathered by set(map(type, …)): a table holds a value
+        # per cell, and looking at them in C costs less than a loop.)
+        if set(map(type, value)) <= _TEXT and not (len(value) == 1 and ("$zone" in value or "$map" in value)):
+            if set(map(type, value.values())) <= _PLAIN:
+                return dict(value)
             return {k: v if type(v) in _PLAIN else _freeze(v) for k, v in value.items()}
         return {"$map": [[_freeze(k), _freeze(v)] for k, v in value.items()]}
     return value
