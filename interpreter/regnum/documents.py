@@ -39,6 +39,9 @@ class StateError(LogError):
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
+# The plain JSON values, by their exact types (a str subclass such as a zone reference is not
+# one): what a game stores, writes and shows as it is.
+PLAIN_TYPES = frozenset((str, int, bool, type(None)))
 _MAX_DIGITS = 20   # 2^64 has 20 digits: no number in a log or state is longer
 _LONG_NUMBER = re.compile(r"\d{%d,}" % (_MAX_DIGITS + 1))   # outside strings: one to refuse, maybe
 
@@ -157,11 +160,7 @@ def json_value(value, where: tuple = (), depth: int = DEFAULT_LIMITS.json_depth)
     if type(value) is dict and depth > 0:
         # The usual move's arguments: a map of plain texts, whole numbers, truth values and
         # nulls, accepted without the walk (a loaded game checks every move of its log).
-        for item in value.values():
-            kind = type(item)
-            if kind is not str and kind is not int and kind is not bool and item is not None:
-                break
-        else:
+        if set(map(type, value.values())) <= PLAIN_TYPES:
             return value
     stack = [(value, where)]
     while stack:

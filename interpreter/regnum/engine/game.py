@@ -11,7 +11,7 @@ import json
 
 from .. import rng, scoring
 from ..diagnostics import RulesetError
-from ..documents import STATE_FORMAT, BadValue, field_path, json_value
+from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
@@ -350,10 +350,7 @@ class Game:
                     break
                 i -= len(found)
             listed = found[i]
-        move = _new_move(Move)   # Move(player, name, args), its slots set directly
-        _set_player(move, player)
-        _set_action(move, name)
-        _set_args(move, decisions.move_args(self.model.actions[name], listed))
+        move = _made_move(player, name, decisions.move_args(self.model.actions[name], listed))
         try:
             self._apply(move, listed)
         except RulesetError as err:
@@ -426,7 +423,7 @@ class Game:
                     if _same(move.args, args):
                         # As handed out: its shape and legality are known. The game keeps a
                         # move of its own (the caller's may change after; the log may not).
-                        self._apply(_new_kept(move, args), listed)
+                        self._apply(_made_move(move.player, move.action, args), listed)
                         return
                     break
         _check_shape(move)
@@ -452,7 +449,8 @@ class Game:
             with guarded(action.span, f"while checking a move of '{move.action}'"):
                 refusal = decisions.explain(ctx, action, move)
             raise refusal
-        self._apply(_new_kept(move, decisions.move_args(self.model.actions[move.action], chosen)), chosen)
+        self._apply(_made_move(move.player, move.action,
+                               decisions.move_args(self.model.actions[move.action], chosen)), chosen)
 
     def _apply(self, move: Move, listed: tuple) -> None:
         """Play `move`, whose listed tuple (decisions.move_shape) is `listed`: a native body is
@@ -622,9 +620,7 @@ class Game:
     def to_json(self) -> str:
         """`canonical_json(self.to_dict())`, written in parts: the keys in their sorted order
         ("format" and "moves" come first), each move's text written once and kept."""
-        texts, moves = self._move_texts, self._moves
-        if len(texts) > len(moves):
-            del texts[len(moves):]
+        texts, moves = self._move_texts, self._moves   # moves are only ever added
         for move in moves[len(texts):]:
             texts.append(canonical_json(move.to_dict()))
         rest = canonical_json({**self._about(), "state": self._state.to_dict()})   # every key sorts after "moves"
@@ -833,7 +829,7 @@ def _check_shape(move: Move) -> None:
         raise IllegalMove(move, f"'args' must be an object of named arguments, not {move.args!r}",
                           "move.args")
     for name, value in move.args.items():
-        if type(value) not in _SCALARS:
+        if type(value) not in PLAIN_TYPES:
             try:
                 json_value(value, (name,))
             except BadValue as err:
@@ -841,17 +837,15 @@ def _check_shape(move: Move) -> None:
                                   f"move.args.{name}") from None
 
 
-_SCALARS = (str, int, bool, type(None))
-
-
-def _new_kept(move: Move, args: dict) -> Move:
-    """The move the game keeps for one played through play(): the same seat, action and
-    arguments (`args`, made afresh from the listing), in objects the caller does not hold."""
-    kept = _new_move(Move)
-    _set_player(kept, move.player)
-    _set_action(kept, move.action)
-    _set_args(kept, args)
-    return kept
+def _made_move(player: int, action: str, args: dict) -> Move:
+    """Move(player, action, args) with its slots set directly (no checks: the values come from
+    a listing). The game keeps moves made so, its own: a caller who changes a move it played
+    changes neither the log nor the saved game."""
+    move = _new_move(Move)
+    _set_player(move, player)
+    _set_action(move, action)
+    _set_args(move, args)
+    return move
 
 
 def _same(a, b) -> bool:

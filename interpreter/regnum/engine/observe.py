@@ -7,6 +7,8 @@ in the order they were revealed. Pending simultaneous choices stay secret.
 """
 from __future__ import annotations
 
+from ..documents import PLAIN_TYPES as _PLAIN
+
 
 def _visible(fam, index, viewer) -> bool:
     if fam.visibility == "public":
@@ -100,6 +102,3 @@ def _plain(value):
         return str(value)
     return value
 
-
-# Items _plain gives back as they are (exact types: a zone reference, a str subclass, is not).
-_PLAIN = frozenset((int, str, bool, type(None)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from ..documents import PLAIN_TYPES as _PLAIN
 from .memo import EMPTY
 
 
@@ -402,9 +403,7 @@ def _thaw_flow(flow: dict) -> dict:
                                                      for t in threads]}
 
 
-# Values written as they are (exact types: a ZoneRef is a str subclass, tagged by _freeze).
-_PLAIN = frozenset((int, str, bool, type(None)))
-_TEXT = frozenset((str,))
+_TEXT = frozenset((str,))   # the keys of a map written as a JSON object
 
 
 def _freeze(value):
