@@ -450,8 +450,57 @@ class CodeGen:
         stepped = self._steps_each(node, scope, binds)
         if stepped is not None:
             return stepped
+        return self._lazy_sources(node, scope, binds, self._list_comp)
+
+    def _list_comp(self, node, scope, binds):
         _, gen, element = self._generator(node, scope, binds)
         return f"[{element} {gen}]"
+
+    def _lazy_sources(self, node, scope, binds, write):
+        """`write(node, scope, binds)`, the source of a comprehension, where every search
+        nested in its items (`count(h for h in own(p) where h.row == r) for r in rows`) whose
+        source is a call of a def reading none of the comprehension's names is computed once
+        per evaluation, at its first use (never sooner: a condition may guard it), instead of
+        once per item: `_m_once` holds it, and charges its steps at every use as before."""
+        found = list(self._invariant_sources(node, {node.var} | {m.var for m in node.more}))
+        if not found:
+            return write(node, scope, binds)
+        names = []
+        for n in found:
+            name = f"_o{next(self._ids)}"
+            names.append((name, self.src(n, scope, binds)))
+            self._hoisted[id(n)] = f"{name}()"
+        try:
+            body = write(node, scope, binds)
+        finally:
+            for n in found:
+                self._hoisted.pop(id(n), None)
+        params = ", ".join(name for name, _ in names)
+        values = ", ".join(f"_m_once(c, lambda: {value})" for _, value in names)
+        return f"(lambda {params}: {body})({values})"
+
+    def _invariant_sources(self, node, varying: set, bound: frozenset = frozenset(), nested: bool = False):
+        """The sources of the comprehensions nested in `node`'s per-item parts that are calls
+        of defs reading neither `varying` nor a name bound between (see _lazy_sources)."""
+        if isinstance(node, (ast.ListComp, ast.Aggregate)):
+            if nested:   # its source is computed once per item of the comprehension outside
+                calls = list(self._invariant_calls(node.source, varying, bound))
+                if len(calls) == 1 and calls[0] is node.source and id(node.source) not in self._hoisted:
+                    yield node.source
+                else:
+                    yield from self._invariant_sources(node.source, varying, bound, True)
+            inner = bound | {node.var} | {m.var for m in node.more}
+            for part in [node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
+                if part is not None:
+                    yield from self._invariant_sources(part, varying, inner, True)
+            return
+        if isinstance(node, tuple):
+            for item in node:
+                yield from self._invariant_sources(item, varying, bound, nested)
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
+            for name in node.__dataclass_fields__:
+                if name != "span":
+                    yield from self._invariant_sources(getattr(node, name), varying, bound, nested)
 
     def _steps_each(self, node, scope, binds, seen: bool = False) -> str | None:
         """`[step(B, x, d) for d in ["north", …]]` on an open grid, x a plain name: one call
@@ -476,6 +525,9 @@ class CodeGen:
         return f"{self.bind(function, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
 
     def _Aggregate(self, node, scope, binds):
+        return self._lazy_sources(node, scope, binds, self._aggregate)
+
+    def _aggregate(self, node, scope, binds):
         var, gen, element = self._generator(node, scope, binds)
         func = node.func
         if func == "count":

@@ -188,6 +188,33 @@ def _range(c, a, b=None):
     return list(range(lo, hi))
 
 
+class _Once:
+    """The value of a search that reads nothing a comprehension's items change, computed at
+    its first use in one evaluation of the comprehension and only read at the later ones
+    (codegen `_lazy_sources`). Each later use charges the steps the first one took, so that
+    the steps counted, and the step limit, are those of computing it every time."""
+
+    __slots__ = ("c", "f", "v", "d")
+
+    def __init__(self, c, f):
+        self.c, self.f, self.v, self.d = c, f, _UNSET, 0
+
+    def __call__(self):
+        c = self.c
+        if self.v is _UNSET:
+            before = c.steps
+            self.v = self.f()
+            self.d = c.steps - before
+        else:
+            steps = c.steps = c.steps + self.d
+            if steps > c.max_steps:
+                c.runaway()
+        return self.v
+
+
+_UNSET = object()
+
+
 def _last(items):
     return items[-1] if items else None
 
@@ -204,4 +231,4 @@ def _argbest(pairs, highest):
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
-           "EvalError": EvalError, "_UNSET": object()}
+           "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once}
