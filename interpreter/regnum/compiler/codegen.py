@@ -239,12 +239,14 @@ class CodeGen:
         open_seen = self._open_seen(node, scope, binds)
         if open_seen is not None:
             return open_seen
-        if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line") \
+        if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line", "directions") \
                 and self._builtin(node.func, scope, binds) and self.x.program.get(node.func) is None \
                 and self.x.zones.get(node.func) is None and node.args:
             board = node.args[0]
             record = self.x.boards.get(board.name) if isinstance(board, ast.Name) else None
             fixed = record is not None and not record.is_open
+            if fixed and node.func == "directions" and len(node.args) == 1:
+                return self.bind(record.directions, "dirs")   # a tuple
             if fixed and node.func == "neighbours" and len(node.args) == 2:
                 adjacency = self.bind(record.adjacency, "adj")
                 return f"{adjacency}.get({self.src(node.args[1], scope, binds)}, ())"
@@ -839,11 +841,30 @@ class CodeGen:
             if node.func == "neighbours":
                 return f"list({adjacency}.get({args[1]}, ()))"
             return f"({args[2]} in {adjacency}.get({args[1]}, ()))"
-        way = self._known(node.args[2], scope, binds) if node.func == "step" and len(args) == 3 else _NOT_KNOWN
-        if type(way) is str and way in record.steps:   # one step in a direction named in the rule
+        way = self._known(node.args[2], scope, binds) if node.func == "step" and len(args) in (3, 4) else _NOT_KNOWN
+        if type(way) is str and way in record.steps and len(args) == 3:   # one step in a direction named in the rule
             if not isinstance(node.args[2], ast.StrLit):   # or known where this runs (_known)
                 self.folds += 1
             return f"{self.bind(record.steps[way], 'way')}.get({args[1]})"
+        if node.func == "directions" and len(args) == 1:   # a board's directions never change
+            return f"list({self.bind(record.directions, 'dirs')})"
+        if node.func == "on_edge" and len(args) == 2:
+            return f"({args[1]} in {self.bind(record.edge, 'edge')})"
+        steps_known = self._known(node.args[3], scope, binds) if node.func == "step" and len(args) == 4 else _NOT_KNOWN
+        if type(steps_known) is int and 1 <= steps_known <= 3 and record.steps:
+            # n steps, n known where this runs: n lookups in the direction's table (a cell off
+            # the board is none, which no table holds), or boards.step, which says why not.
+            if type(way) is str and way in record.steps:
+                if not isinstance(node.args[2], ast.StrLit):   # known where this runs (_known)
+                    self.folds += 1
+                table = self.bind(record.steps[way], "way")
+                return f"{table}.get(" * steps_known + args[1] + ")" * steps_known
+            if _PLAIN.fullmatch(args[2]):
+                table = f"{self.bind(record.steps, 'ways')}[{args[2]}]"
+                function = self.bind(boards.step, "bf")
+                return (f"({f'{table}.get(' * steps_known}{args[1]}{')' * steps_known} "
+                        f"if {args[2]} in {self.bind(record.steps, 'ways')} "
+                        f"else {function}({self.bind(record, 'board')}, {args[1]}, {args[2]}, {args[3]}))")
         if node.func == "step" and len(args) == 3 and record.steps:
             # A direction known only as the game runs: its table read inline when it names
             # one, or boards.step, which says why it does not (a plain name is read twice at
