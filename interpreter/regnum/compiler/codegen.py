@@ -18,7 +18,7 @@ import re
 
 from .. import ast, boards, opengrid
 from . import memo
-from ..builtins import FUNCTIONS, EvalError
+from ..builtins import FUNCTIONS, EvalError, _max, _min
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
 
@@ -532,13 +532,17 @@ class CodeGen:
     def _aggregate(self, node, scope, binds):
         var, gen, element = self._generator(node, scope, binds)
         func = node.func
+        # Every item is gone through by count, sum, max and min (their faults and steps are
+        # the same either way): a list comprehension, which costs less an item than a generator.
         if func == "count":
             simple = node.cond is None and not node.more
-            return f"len({self.src(node.source, scope, binds)})" if simple else f"sum(1 {gen})"
-        if func in ("sum", "any", "all"):
+            return f"len({self.src(node.source, scope, binds)})" if simple else f"len([0 {gen}])"
+        if func == "sum":
+            return f"sum([{element} {gen}])"
+        if func in ("any", "all"):   # they stop at the first item that decides
             return f"{func}({element} {gen})"
         if func in ("max", "min"):
-            return f"{func}(({element} {gen}), default=None)"
+            return f"{func}([{element} {gen}], default=None)"
         if func == "first":
             return f"next(({element} {gen}), None)"
         if func == "last":
@@ -600,6 +604,11 @@ class CodeGen:
             return f"len({args[0]})"
         if name == "range":
             return f"_range(c, {', '.join(args)})"
+        if name in ("max", "min") and len(args) >= 2 and FUNCTIONS[name][2] in (_max, _min):
+            return f"{name}({', '.join(args)})"   # of two or more, Python's own is builtins._max's
+        if name in ("first", "last") and len(args) == 1 and not self._in_iterable:
+            item = f"_e{next(self._ids)}"   # builtins._first and _last, without the call
+            return f"({item}[{0 if name == 'first' else -1}] if ({item} := {args[0]}) else None)"
         if name in _WALKING and len(args) >= 1 and (name not in ("max", "min") or len(args) == 1):
             args[0] = f"_walk_items(c, {args[0]})"   # the builtin goes through every item: counted
         if name in FUNCTIONS:
