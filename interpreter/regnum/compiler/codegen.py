@@ -105,6 +105,8 @@ class CodeGen:
         self._recorded: dict = {}   # source of a zone read noted -> the same read, not noted
         # As the ruleset was loaded (what is compiled lazily later follows the same choice).
         self.memo_enabled, self.memo_verify = memo.ENABLED, memo.VERIFY
+        # Set by prefers.py while it writes a prefer that is one kept def's call (kept_lines).
+        self.steps_later = False
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):
         """`compile(source, filename, mode)`, or the same code object kept from an earlier load."""
@@ -696,6 +698,18 @@ class CodeGen:
         if checks:
             key = f"{key} if {' and '.join(checks)} else None"   # None: never a key
         tail = ", _rl" if self._recording else ""
+        if self.steps_later:   # prefers.py: the values met charge their steps in `acc`, added later
+            call = f"_mf{number}(c{''.join(', ' + a for a in args)}{tail})"
+            return [f"{pad}_mh = _me.get({key})",
+                    f"{pad}if _mh is None:",
+                    f"{pad}    c.steps += acc",   # what is computed counts from the steps so far,
+                    f"{pad}    acc = 0",             # and never runs past the limit
+                    f"{pad}    if c.steps > c.max_steps: c.runaway()",
+                    f"{pad}    ok = not not ({call})",
+                    f"{pad}    _me = c.state.memo.entries",   # a state's first value kept makes its memo
+                    f"{pad}else:",
+                    f"{pad}    acc += _mh[1]",
+                    f"{pad}    ok = not not _mh[0]"]
         return ([f"{pad}_mh = c.state.memo.entries.get({key})",
                 f"{pad}if _mh is None:",
                 f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",

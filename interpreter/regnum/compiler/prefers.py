@@ -86,7 +86,17 @@ class _Narrower:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
             g._partial = []
-            test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+            # A prefer that is one call of a kept def (`next_to_own(h, player, none)`) looks
+            # its value up for every move: the steps of the values met are added up in a local
+            # and charged once after the loop, where nothing between can fault (see kept_lines).
+            g.steps_later = True
+            try:
+                test = g.kept_lines(self.clause.cond, self.scope, binds, "    " * (3 if self.memo else 2))
+            finally:
+                g.steps_later = False
+            self.later = test is not None
+            if test is None:
+                test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
             partial = [f"    {name} = {{}}" for name in g._partial]
         finally:
             for n in kept:
@@ -115,7 +125,7 @@ class _Narrower:
         """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as
         _narrow keeps it."""
         per, read = self.per, self.read
-        lines = []
+        lines = ["    acc = 0", "    _me = c.state.memo.entries"] if self.later else []
         if self.memo:
             lines.append("    memo = {}")
         if per:
@@ -132,8 +142,12 @@ class _Narrower:
             lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
         else:
             lines += test
+        if self.later:   # after every move is judged; a move may not end here
+            charged = ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
+        else:
+            charged = []
         if not per:
-            lines += ["        if ok:", "            kept.append(m)", "    return kept if kept else found"]
+            lines += ["        if ok:", "            kept.append(m)"] + charged + ["    return kept if kept else found"]
             return lines
         # The group of a move: the key _narrow gives it (decisions._hashable of each `per`
         # argument), computed again only when an argument is another object than the last.
@@ -143,7 +157,7 @@ class _Narrower:
         parts = [f"(p{j} if type(p{j}) is int or type(p{j}) is str else _m_key(p{j}))" for j in range(len(per))]
         lines.append(f"            gk = {parts[0] if len(parts) == 1 else '(' + ', '.join(parts) + ')'}")
         lines += ["        if ok:", "            good.add(gk)", "            marks.append(None)",
-                  "        else:", "            marks.append(gk)",
+                  "        else:", "            marks.append(gk)"] + charged + [
                   "    if not good:", "        return found",
                   "    return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
         return lines
