@@ -107,6 +107,7 @@ class CodeGen:
         self.memo_enabled, self.memo_verify = memo.ENABLED, memo.VERIFY
         # Set by prefers.py while it writes a prefer that is one kept def's call (kept_lines).
         self.steps_later = False
+        self._fixed_sets: dict = {}   # id of a constant list -> (the list, name of its set)
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):
         """`compile(source, filename, mode)`, or the same code object kept from an earlier load."""
@@ -971,12 +972,25 @@ class CodeGen:
             return f"_div({a}, {b})"
         if op == "%":
             return f"_mod({a}, {b})"
-        if op == "in":
-            return f"_in(c, {a}, {b})"
-        if op == "not in":
-            return f"(not _in(c, {a}, {b}))"
+        if op in ("in", "not in"):
+            fixed = self._fixed_items(b)
+            test = f"_in_fixed(c, {a}, {fixed[0]}, {fixed[1]})" if fixed is not None else f"_in(c, {a}, {b})"
+            return test if op == "in" else f"(not {test})"
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
+
+    def _fixed_items(self, source: str) -> tuple[str, int] | None:
+        """(name of its set, its length) when `source` reads a list bound at load (a constant,
+        never changed by a game) whose items are all texts, whole numbers, truth values or
+        none: `x in buildable` is then one lookup (helpers._in_fixed). None otherwise."""
+        name = source.strip("()")
+        value = self.ns.get(name) if re.fullmatch(r"_k\d+", name) else None
+        if type(value) is not list or not set(map(type, value)) <= _SCALAR_TYPES:
+            return None
+        known = self._fixed_sets.get(id(value))
+        if known is None or known[0] is not value:
+            known = self._fixed_sets[id(value)] = (value, self.bind(frozenset(value), "items"))
+        return known[1], len(value)
 
     def _open_zone_tested(self, zone, source: str) -> str:
         """The source of an open grid's zone whose emptiness only is tested: a cell not in use
@@ -1059,6 +1073,7 @@ _INLINE_SIZE = 40     # syntax nodes
 # What CodeGen._known computes at load: plain values, and operators on whole numbers.
 _NOT_KNOWN = object()
 _SCALARS = (str, int, bool, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
 _FOLDED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
            "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _INLINE_DEPTH = 8

@@ -111,6 +111,17 @@ def _in(c, a, b):
         raise EvalError(f"'in' needs a list or map on its right, not {type(b).__name__}") from None
 
 
+def _in_fixed(c, a, items, n):
+    """`_in(c, a, b)` for a list `b` known at load that holds only texts, whole numbers, truth
+    values and none (codegen: a constant): `items` is its set, `n` its length. The same
+    steps and the same answer (no such item equals a list or a map), found by one lookup."""
+    kind = type(a)
+    steps = c.steps = c.steps + (n * (1 + len(a)) if kind is str or kind is list or kind is dict else n)
+    if steps > c.max_steps:
+        c.runaway()
+    return kind is not list and kind is not dict and a in items
+
+
 def _walk(c, items):
     """Count what a generator or a builtin goes through against the step limit."""
     steps = c.steps = c.steps + len(items)
@@ -229,6 +240,6 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once}
