@@ -48,7 +48,14 @@ def truth_lines(g, node, scope, binds, depth: int, loops: int) -> list:
                     return truth_lines(g, body, {}, inner, depth, loops)
                 finally:
                     g._inlining -= 1
+    if isinstance(node, ast.Binary) and node.op in _TRUTH_VALUED:   # a truth value already
+        return [f"{pad}ok = {g.src(node, scope, binds)}"]
     return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
+
+
+# The operators whose every compiled form gives a truth value (`==`, `_compare`, `_in`,
+# `_in_fixed`, `is`, a zone tested empty, a comparison folded at load): `ok` needs no `not not`.
+_TRUTH_VALUED = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"})
 
 
 def loops_pay(g, node, local: set) -> bool:
@@ -316,7 +323,7 @@ def _tally(g, node, scope, binds, depth: int, loops: int) -> list:
     finally:
         del g._hoisted[id(node.left)]
     return [f"{'    ' * depth}{total} = 0"] + lines + [f"{'    ' * level}{total} += 1",
-                                                     f"{'    ' * depth}ok = not not ({compared})"]
+                                                     f"{'    ' * depth}ok = {compared}"]
 
 
 def _inlined_def(g, node, local):
