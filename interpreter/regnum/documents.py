@@ -42,6 +42,13 @@ _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
 # The plain JSON values, by their exact types (a str subclass such as a zone reference is not
 # one): what a game stores, writes and shows as it is.
 PLAIN_TYPES = frozenset((str, int, bool, type(None)))
+
+
+def all_plain(values) -> bool:
+    """Whether every item of `values` is a plain JSON value (PLAIN_TYPES), their types
+    gathered in C: a map or list of them (a table's value per cell) is taken whole."""
+    return set(map(type, values)) <= PLAIN_TYPES
+
 _MAX_DIGITS = 20   # 2^64 has 20 digits: no number in a log or state is longer
 _LONG_NUMBER = re.compile(r"\d{%d,}" % (_MAX_DIGITS + 1))   # outside strings: one to refuse, maybe
 
@@ -160,7 +167,7 @@ def json_value(value, where: tuple = (), depth: int = DEFAULT_LIMITS.json_depth)
     if type(value) is dict and depth > 0:
         # The usual move's arguments: a map of plain texts, whole numbers, truth values and
         # nulls, accepted without the walk (a loaded game checks every move of its log).
-        if set(map(type, value.values())) <= PLAIN_TYPES:
+        if all_plain(value.values()):
             return value
     stack = [(value, where)]
     while stack:

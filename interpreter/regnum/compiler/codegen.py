@@ -19,6 +19,7 @@ import re
 from .. import ast, boards, opengrid
 from . import memo
 from ..builtins import FUNCTIONS, EvalError, _max, _min
+from ..documents import all_plain
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
 
@@ -985,7 +986,7 @@ class CodeGen:
         none: `x in buildable` is then one lookup (helpers._in_fixed). None otherwise."""
         name = source.strip("()")
         value = self.ns.get(name) if re.fullmatch(r"_k\d+", name) else None
-        if type(value) is not list or not set(map(type, value)) <= _SCALAR_TYPES:
+        if type(value) is not list or not all_plain(value):
             return None
         known = self._fixed_sets.get(id(value))
         if known is None or known[0] is not value:
@@ -1073,7 +1074,6 @@ _INLINE_SIZE = 40     # syntax nodes
 # What CodeGen._known computes at load: plain values, and operators on whole numbers.
 _NOT_KNOWN = object()
 _SCALARS = (str, int, bool, type(None))
-_SCALAR_TYPES = frozenset(_SCALARS)
 _FOLDED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
            "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _INLINE_DEPTH = 8

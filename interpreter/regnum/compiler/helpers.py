@@ -199,6 +199,9 @@ def _range(c, a, b=None):
     return list(range(lo, hi))
 
 
+_UNSET = object()   # no value of a game: a value not computed yet
+
+
 class _Once:
     """The value of a search that reads nothing a comprehension's items change, computed at
     its first use in one evaluation of the comprehension and only read at the later ones
@@ -222,8 +225,6 @@ class _Once:
                 c.runaway()
         return self.v
 
-
-_UNSET = object()
 
 
 def _last(items):

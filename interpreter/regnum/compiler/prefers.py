@@ -66,6 +66,8 @@ class _Narrower:
         self.read = [n for n in names if n in used]
         self.per = [n for n, _ in clause.per]
         self.memo = len(self.read) < len(names)
+        # Whether the prefer is one kept def's call, its values' steps added up (function).
+        self.later = False
 
     def function(self):
         g = self.g

@@ -7,7 +7,7 @@ in the order they were revealed. Pending simultaneous choices stay secret.
 """
 from __future__ import annotations
 
-from ..documents import PLAIN_TYPES as _PLAIN
+from ..documents import all_plain
 
 
 def _visible(fam, index, viewer) -> bool:
@@ -91,14 +91,13 @@ def _plain(value):
     """`value` as plain JSON values: zone references as texts, maps and lists copied. A map or
     list of plain items (a table's value per cell) is copied whole, its types looked at in C."""
     if isinstance(value, dict):
-        if set(map(type, value.values())) <= _PLAIN:
+        if all_plain(value.values()):
             return dict(value)
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
-        if set(map(type, value)) <= _PLAIN:
+        if all_plain(value):
             return list(value)
         return [_plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
     return value
-

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ..documents import PLAIN_TYPES as _PLAIN
+from ..documents import PLAIN_TYPES as _PLAIN, all_plain
 from .memo import EMPTY
 
 
@@ -384,11 +384,11 @@ def _thaw(value):
                 return ZoneRef(value["$zone"])
             if "$map" in value:
                 return {_thaw(k): _thaw(v) for k, v in value["$map"]}
-        if set(map(type, value.values())) <= _PLAIN:   # a table's value per cell: copied whole
+        if all_plain(value.values()):   # a table's value per cell: copied whole
             return dict(value)
         return {k: _thaw(v) for k, v in value.items()}
     if isinstance(value, list):
-        if set(map(type, value)) <= _PLAIN:
+        if all_plain(value):
             return list(value)
         return [_thaw(v) for v in value]
     return value
@@ -422,7 +422,7 @@ def _freeze(value):
         # of [key, value] pairs. (Types gathered by set(map(type, …)): a table holds a value
         # per cell, and looking at them in C costs less than a loop.)
         if set(map(type, value)) <= _TEXT and not (len(value) == 1 and ("$zone" in value or "$map" in value)):
-            if set(map(type, value.values())) <= _PLAIN:
+            if all_plain(value.values()):
                 return dict(value)
             return {k: v if type(v) in _PLAIN else _freeze(v) for k, v in value.items()}
         return {"$map": [[_freeze(k), _freeze(v)] for k, v in value.items()]}
