@@ -20,6 +20,7 @@ from .. import ast, boards, opengrid
 from . import memo
 from ..builtins import FUNCTIONS, EvalError, _max, _min
 from ..documents import all_plain
+from .indexes import indexed_search
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
 
@@ -102,6 +103,12 @@ class CodeGen:
         # one (its zones then read through the recorder `_s_zones`).
         self._memo_analysis: memo.Analysis | None = None
         self._memos: dict = {}
+        # Searches answered by an index (indexes.py): a number per (def, board), and the
+        # names of each board's cells and positions.
+        self._index_keys: dict = {}
+        self._index_boards: dict = {}
+        self._index_bodies: dict = {}   # (def, kinds) -> its body's functions, as _memos
+        self._once = 0   # inside the source of a search made once per evaluation (_lazy_sources)
         self._recording = False
         self._recorded: dict = {}   # source of a zone read noted -> the same read, not noted
         # As the ruleset was loaded (what is compiled lazily later follows the same choice).
@@ -456,6 +463,9 @@ class CodeGen:
         stepped = self._steps_each(node, scope, binds)
         if stepped is not None:
             return stepped
+        indexed = indexed_search(self, node, scope, binds, False, self._list_comp)
+        if indexed is not None:
+            return indexed
         return self._lazy_sources(node, scope, binds, self._list_comp)
 
     def _list_comp(self, node, scope, binds):
@@ -472,10 +482,14 @@ class CodeGen:
         if not found:
             return write(node, scope, binds)
         names = []
-        for n in found:
-            name = f"_o{next(self._ids)}"
-            names.append((name, self.src(n, scope, binds)))
-            self._hoisted[id(n)] = f"{name}()"
+        self._once += 1   # a search made once per evaluation is written as it is (indexes.py)
+        try:
+            for n in found:
+                name = f"_o{next(self._ids)}"
+                names.append((name, self.src(n, scope, binds)))
+                self._hoisted[id(n)] = f"{name}()"
+        finally:
+            self._once -= 1
         try:
             body = write(node, scope, binds)
         finally:
@@ -531,6 +545,10 @@ class CodeGen:
         return f"{self.bind(function, 'og')}({self.bind(record, 'board')}, c, {cell}, {directions})"
 
     def _Aggregate(self, node, scope, binds):
+        if node.func == "count":
+            indexed = indexed_search(self, node, scope, binds, True, self._aggregate)
+            if indexed is not None:
+                return indexed
         return self._lazy_sources(node, scope, binds, self._aggregate)
 
     def _aggregate(self, node, scope, binds):
@@ -731,14 +749,16 @@ class CodeGen:
         tail = ", _rl" if self._recording else ""   # inside another's body: its reads are its too
         return f"{function}(c{''.join(', ' + a for a in args)}{tail})"
 
-    def _memo_function(self, decl, arg_kinds: tuple) -> str | None:
+    def _memo_function(self, decl, arg_kinds: tuple, written: dict | None = None) -> str | None:
         """The name of the function keeping the values of `decl` for arguments of these
         kinds (written once), or None when its body reads the state otherwise than the
-        analysis proved (the def is then refused, and written as before)."""
+        analysis proved (the def is then refused, and written as before). `written`: where
+        the functions written are noted (the kept defs' by default; indexes.py's own)."""
+        memos = self._memos if written is None else written
         key = (decl.name, arg_kinds)
-        if key in self._memos:
-            return self._memos[key]
-        self._memos[key] = None   # while written: a call of itself is written as before
+        if key in memos:
+            return memos[key]
+        memos[key] = None   # while written: a call of itself is written as before
         number = next(self._ids)
         params = [f"_p{i}" for i in range(len(decl.params))]
         binds = {p: (py, k) for p, py, k in zip(decl.params, params, arg_kinds)}
@@ -755,9 +775,10 @@ class CodeGen:
         reads = [line for line in state_reads(body) if not line.lstrip().startswith("_s_zones ")]
         found = memo.forbidden("\n".join(reads + [body]))
         if found is not None:
-            self.memo_analysis().refuse(decl.name, f"its compiled form reads {found!r}")
+            if written is None:
+                self.memo_analysis().refuse(decl.name, f"its compiled form reads {found!r}")
             return None
-        self._memos[key] = name = f"_mw{number}_{decl.name}"
+        memos[key] = name = f"_mw{number}_{decl.name}"
         self.ns.setdefault("_m_Memo", memo.Memo)
         self.ns.setdefault("_m_keyed_args", memo.KEYED)
         self.ns.setdefault("_m_no_state", memo.NO_STATE)

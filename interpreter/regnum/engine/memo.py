@@ -25,7 +25,7 @@ class Memo:
     and for each zone key the entries that read it (an entry may be listed more than once:
     dropping it twice costs nothing)."""
 
-    __slots__ = ("entries", "readers", "size", "hits", "kept")
+    __slots__ = ("entries", "readers", "size", "hits", "kept", "indexes", "watched")
 
     def __init__(self):
         self.entries: dict = {}
@@ -33,14 +33,22 @@ class Memo:
         self.size = 0    # readers listed, all zones together (bounded: see keep)
         self.hits = 0    # values met again (tests read it: the path was taken)
         self.kept = 0    # values kept
+        self.indexes: dict = {}   # number -> Indexed, or None: refused for this state (see where)
+        self.watched: dict = {}   # zone key -> the (Indexed, cell) whose value read it
+
+    def forget(self) -> None:
+        """Everything kept goes (memory stays bounded, however long the game)."""
+        self.entries.clear()
+        self.readers.clear()
+        self.indexes.clear()
+        self.watched.clear()
+        self.size = 0
 
     def keep(self, key, value, steps: int, reads: list) -> None:
         if type(value) not in KEPT_VALUES or len(reads) > MOST_READS:
             return
         if self.size >= MOST_ENTRIES:
-            self.entries.clear()
-            self.readers.clear()
-            self.size = 0
+            self.forget()
         self.entries[key] = (value, steps, reads)
         self.kept += 1
         self.size += len(reads)
@@ -55,6 +63,119 @@ class Memo:
             entries = self.entries
             for key in keys:
                 entries.pop(key, None)
+        watched = self.watched
+        if watched:
+            cells = watched.pop(zone, None)
+            if cells:
+                for index, cell in cells:
+                    index.dirty.add(cell)
+
+
+class Indexed:
+    """The value of a def of one cell at every cell of a fixed board, and the cells of each
+    value: what `[x for x in B where D(x) == v]` looks up (`where`) instead of judging every
+    cell of B again. Built at its first use, by judging every cell as the search would; a
+    cell whose zones changed since is judged again at the next use (`dirty`, filled by
+    Memo.drop), so that a listing asked at every turn judges the few cells a move changed."""
+
+    __slots__ = ("values", "steps", "total", "cells", "dirty")
+
+    def __init__(self):
+        self.values: dict = {}   # cell -> the def's value there
+        self.steps: dict = {}    # cell -> the steps judging it charged
+        self.total = 0           # their sum: what the search charges besides its walk
+        self.cells: dict = {}    # value -> the set of cells where the def has it
+        self.dirty: set | None = None   # the cells to judge again (None: every cell, not built)
+
+
+class _Refused(Exception):
+    """A value an index cannot hold (a list, a map): the search is made as written."""
+
+
+def where(c, number: int, body, cells: list, position: dict, wanted, scan, counted: bool = False):
+    """`[x for x in cells where D(x) == wanted]` (or its count, `counted`), D a pure def of
+    one cell whose evaluation `body` (a kept def's body, noting the zones it reads) gives:
+    the cells of the index with that value, in the board's order, charging the steps the
+    search charges (its walk, and every cell's judging as it was last judged). `scan()` is
+    the search as written, made instead whenever the index cannot answer exactly as it: a
+    wanted value that is no key, a judging that fails or gives what no index holds (it
+    fails or charges the same again, from where the search starts), or steps past the
+    limit (the search stops where it stops)."""
+    state = c.state
+    if state is None or type(wanted) not in KEPT_VALUES:
+        return scan()
+    memo = state.memo
+    if memo is EMPTY:
+        memo = state.memo = Memo()
+    elif memo.size >= MOST_ENTRIES:
+        memo.forget()
+    indexes = memo.indexes
+    index = indexes.get(number, EMPTY)
+    if index is None:
+        return scan()
+    if index is EMPTY:
+        index = indexes[number] = Indexed()
+    todo = index.dirty
+    if todo is None or todo:
+        index.dirty = set()
+        before = c.steps
+        try:
+            _judge(c, memo, index, body, cells if todo is None else todo)
+        except Exception:
+            c.steps = before
+            indexes[number] = None   # refused until this state's kept values are forgotten
+            return scan()
+        c.steps = before
+    charged = c.steps + len(cells) + index.total
+    if charged > c.max_steps:
+        return scan()
+    c.steps = charged
+    found = index.cells.get(wanted)
+    if counted:
+        return len(found) if found else 0
+    return sorted(found, key=position.__getitem__) if found else []
+
+
+def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
+    """Judge `cells` again: each one's value, steps and zones read, noted in the index."""
+    zones = c.state.zones
+    values, steps, by_value = index.values, index.steps, index.cells
+    readers, watched = memo.readers, memo.watched
+    for cell in cells:   # the board's list, or a set no effect changes meanwhile
+        reads: list = []
+        start = c.steps
+        value = body(c, zones, reads, cell)
+        if type(value) not in KEPT_VALUES:
+            raise _Refused(cell)
+        if cell in values:
+            by_value[values[cell]].discard(cell)
+            index.total -= steps[cell]
+        values[cell] = value
+        steps[cell] = spent = c.steps - start
+        index.total += spent
+        group = by_value.get(value)
+        if group is None:
+            group = by_value[value] = set()
+        group.add(cell)
+        for zone in reads:
+            readers[zone]   # listed: an effect on it calls drop (runtime.py)
+            entry = watched.get(zone)
+            if entry is None:
+                watched[zone] = [(index, cell)]
+            else:
+                entry.append((index, cell))
+        memo.size += len(reads)
+
+
+def check_where(c, number: int, body, cells: list, position: dict, wanted, scan, counted: bool = False):
+    """`where`, checked against the search as written (same value, same steps): tests."""
+    start = c.steps
+    plain = scan()
+    plain_steps = c.steps - start
+    c.steps = start
+    found = where(c, number, body, cells, position, wanted, scan, counted)
+    verify(plain, plain_steps, found, c.steps - start)
+    return found
 
 
 def read(reads: list, zones, key):
