@@ -230,6 +230,7 @@ class TableVar:
     visibility: str
     span: Span
     open: bool = False         # per an open grid: values of the cells in use only (State.grids)
+    keys_size: int | None = None   # size_of of every key together, once measured (Game.prepared)
 
 
 @dataclass

@@ -28,6 +28,17 @@ _new_move = object.__new__
 _set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 
+def _table_bound(table, start) -> int:
+    """A bound on size_of of a table made with `start` at every cell, and of its name's entry
+    in the state's tables: its name, two per cell, each cell's key, and each value (one at
+    least), the keys measured once per model."""
+    keys = table.keys_size
+    if keys is None:
+        keys = table.keys_size = sum(size_of(key) for key in table.keys)
+    cells = len(table.keys)
+    return 2 + size_of(table.name) + 1 + 2 * cells + keys + cells * max(1, size_of(start))
+
+
 class Game:
     """One game of a ruleset. See DESIGN §4 for the contract."""
 
@@ -86,11 +97,13 @@ class Game:
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
                        for p in range(players)]
         state.grids = {board: {"cells": [], "start": {}} for board in model.grids}
+        tables_bound = 1   # (see below)
         for table in model.tables.values():
             start = table.init(ctx, {})
             state.tables[table.name] = Table(table.name, dict.fromkeys(table.keys, start))
             if table.open:   # an open grid's cells get it as they come into use
                 state.grids[table.index]["start"][table.name] = start
+            tables_bound += _table_bound(table, start)
         for fam in model.zones.values():
             for index, key in fam.keys.items():
                 if fam.index == "player" and index >= players:
@@ -103,9 +116,13 @@ class Game:
         state._owned_tables = set()
         game.peak_steps = ctx.steps
         # The pieces the setup created are counted in ctx.added; the variables' first values
-        # were never stored through Ctx.fit, so they are measured once here.
-        ctx.size_bound = (size_of(state.vars) + size_of(state.pvars) + size_of(state.tables)
-                          + size_of(state.grids))
+        # were never stored through Ctx.fit, so they are measured once here. A table, as it
+        # was made: what every value the setup stored since adds is in ctx.added too (Ctx.fit),
+        # and every cell counts one at least, what a number becoming a truth value or none
+        # adds (tables of an open grid, whose cells come into use, are measured).
+        if any(table.open for table in model.tables.values()):
+            tables_bound = size_of(state.tables)
+        ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + tables_bound + size_of(state.grids)
         check_size(ctx, model.codes["setup"].span)
         game._size_bound = ctx.size_bound + ctx.added
         state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
