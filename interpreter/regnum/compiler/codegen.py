@@ -20,7 +20,7 @@ from .. import ast, boards, opengrid
 from . import memo
 from ..builtins import FUNCTIONS, EvalError, _max, _min
 from ..documents import all_plain
-from .indexes import indexed_search
+from .indexes import indexed_search, near_test
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
 
@@ -113,8 +113,10 @@ class CodeGen:
         self._recorded: dict = {}   # source of a zone read noted -> the same read, not noted
         # As the ruleset was loaded (what is compiled lazily later follows the same choice).
         self.memo_enabled, self.memo_verify = memo.ENABLED, memo.VERIFY
-        # Set by prefers.py while it writes a prefer that is one kept def's call (kept_lines).
+        # Set by prefers.py while it writes a prefer that is one kept def's call (kept_lines),
+        # with the lines kept_lines asks to be written before the prefer's loop.
         self.steps_later = False
+        self.prologue: list[str] = []
         self._fixed_sets: dict = {}   # id of a constant list -> (the list, name of its set)
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):
@@ -720,16 +722,21 @@ class CodeGen:
         tail = ", _rl" if self._recording else ""
         if self.steps_later:   # prefers.py: the values met charge their steps in `acc`, added later
             call = f"_mf{number}(c{''.join(', ' + a for a in args)}{tail})"
-            return [f"{pad}_mh = _me.get({key})",
-                    f"{pad}if _mh is None:",
-                    f"{pad}    c.steps += acc",   # what is computed counts from the steps so far,
-                    f"{pad}    acc = 0",             # and never runs past the limit
-                    f"{pad}    if c.steps > c.max_steps: c.runaway()",
-                    f"{pad}    ok = not not ({call})",
-                    f"{pad}    _me = c.state.memo.entries",   # a state's first value kept makes its memo
-                    f"{pad}else:",
-                    f"{pad}    acc += _mh[1]",
-                    f"{pad}    ok = not not _mh[0]"]
+            lines = [f"{pad}_mh = _me.get({key})",
+                     f"{pad}if _mh is None:",
+                     f"{pad}    c.steps += acc",   # what is computed counts from the steps so far,
+                     f"{pad}    acc = 0",             # and never runs past the limit
+                     f"{pad}    if c.steps > c.max_steps: c.runaway()",
+                     f"{pad}    ok = not not ({call})",
+                     f"{pad}    _me = c.state.memo.entries",   # a state's first value kept makes its memo
+                     f"{pad}else:",
+                     f"{pad}    acc += _mh[1]",
+                     f"{pad}    ok = not not _mh[0]"]
+            counted = near_test(self, node, args, pad, lines)   # indexes.py: from counts kept
+            if counted is None:
+                return lines
+            self.prologue.append(counted[0])
+            return counted[1]
         return ([f"{pad}_mh = c.state.memo.entries.get({key})",
                 f"{pad}if _mh is None:",
                 f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",

@@ -97,3 +97,105 @@ def _board_cells(g, board: str) -> tuple[str, str]:
         cells = list(g.x.boards[board].nodes)
         known = g._index_boards[board] = (g.bind(cells), g.bind({cell: i for i, cell in enumerate(cells)}, "pos"))
     return known
+
+
+def near_test(g, node, args: list, pad: str, looked_up: list) -> tuple[str, list] | None:
+    """(the line before a prefer's loop, the lines setting `ok`) for a prefer that is one call
+    of a kept def K whose value is whether a neighbour of a cell has D's value `p`:
+
+        def K(h, p, lifted) = any(D(n) == p and n != lifted for n in neighbours(B, h))
+
+    (or `any(D(n) == p for n in …)`), called as `K(x, player, none)`. How many neighbours of
+    each cell D gives the player is counted once for the listing, from D's index
+    (engine/memo.near), and kept up to date by it as cells change; a value of K not kept yet
+    is then that count's test, charging what computing K charges (one step a neighbour: the
+    counts stand only while D charges none), and kept as computing it would keep it
+    (engine/memo.keep_near). A value kept is read as before; where the counts cannot answer,
+    K is computed as before. `looked_up`: kept_lines' lines (the value looked up, or
+    computed). None: not of that shape."""
+    if not g.memo_enabled or g.memo_verify:
+        return None
+    decl = g.x.program.get(node.func, "def")
+    shape = _near_shape(g, decl)
+    if shape is None:
+        return None
+    board, dfn, lifted = shape
+    given = dict(zip(decl.params, node.args))
+    if not isinstance(given[decl.params[1]], ast.Name) or given[decl.params[1]].name != "player":
+        return None   # the value wanted is the same for the whole listing
+    if lifted is not None and not isinstance(given[lifted], ast.NoneLit):
+        return None
+    function = g._memo_function(dfn, (None,), g._index_bodies)
+    if function is None:
+        return None
+    number = re.match(r"_mw(\d+)_", function).group(1)
+    cells, _ = _board_cells(g, board)
+    adjacency = g.bind(g.x.boards[board].adjacency, "adj")
+    index = g._index_keys.setdefault((number, board), len(g._index_keys))
+    g.ns.setdefault("_m_near", kept.near)
+    g.ns.setdefault("_m_keep_near", kept.keep_near)
+    cell = args[0]
+    lookup, missed, computed, hit = looked_up[0], looked_up[1], looked_up[2:7], looked_up[7:]
+    key = lookup.split("_me.get(", 1)[1][:-1].split(" if type(", 1)[0]   # a key: its type is tested
+    if not (lookup.strip().startswith("_mh = _me.get(") and missed.strip() == "if _mh is None:"
+            and hit[0].strip() == "else:" and len(hit) == 3):
+        return None
+    prologue = f"_nr = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)"
+    lines = [lookup,
+             f"{pad}if _mh is not None:"] + hit[1:] + [
+             f"{pad}elif _nr is not None and type({cell}) in _m_keyed_args:",
+             f"{pad}    _ms = len({adjacency}.get({cell}, ()))",
+             f"{pad}    acc += _ms",
+             f"{pad}    ok = {cell} in _nr",
+             f"{pad}    _m_keep_near(c, {index}, {key}, ok, _ms, {cell})",   # (the memo _me reads)
+             f"{pad}else:"] + computed
+    return prologue, lines
+
+
+def _near_shape(g, decl):
+    """(board, D's declaration, the parameter each neighbour must differ from, or None) when
+    `decl` is `any(D(n) == p [and n != lifted] for n in neighbours(B, h))`, h and p its first
+    two parameters, D a pure def of one cell, B a fixed board whose neighbours are
+    symmetric; else None."""
+    if decl is None or len(decl.params) not in (2, 3):
+        return None
+    body = decl.body
+    h, p = decl.params[0], decl.params[1]
+    lifted = decl.params[2] if len(decl.params) == 3 else None
+    if not (isinstance(body, ast.Aggregate) and body.func == "any" and body.cond is None and not body.more):
+        return None
+    source, n = body.source, body.var
+    if n in decl.params or not (isinstance(source, ast.Call) and source.func == "neighbours"
+                                and g.x.program.get("neighbours") is None and len(source.args) == 2
+                                and isinstance(source.args[1], ast.Name) and source.args[1].name == h):
+        return None
+    board = _fixed_board(g, source.args[0], {}, {})
+    if board is None or not _symmetric(g.x.boards[board].adjacency):
+        return None
+    element = body.element
+    if lifted is not None:
+        if not (isinstance(element, ast.Binary) and element.op == "and" and _differs(element.right, n, lifted)):
+            return None
+        element = element.left
+    if not (isinstance(element, ast.Binary) and element.op == "=="):
+        return None
+    for side, other in ((element.left, element.right), (element.right, element.left)):
+        if isinstance(other, ast.Name) and other.name == p and isinstance(side, ast.Call) \
+                and len(side.args) == 1 and isinstance(side.args[0], ast.Name) and side.args[0].name == n \
+                and side.func not in decl.params:
+            dfn = g.x.program.get(side.func, "def")
+            if dfn is not None and dfn is not decl and len(dfn.params) == 1 \
+                    and g.memo_analysis().impure(dfn.name) is None:
+                return board, dfn, lifted
+    return None
+
+
+def _differs(node, n: str, lifted: str) -> bool:
+    """Whether `node` is `n != lifted` or `lifted != n`."""
+    return isinstance(node, ast.Binary) and node.op == "!=" and isinstance(node.left, ast.Name) \
+        and isinstance(node.right, ast.Name) and {node.left.name, node.right.name} == {n, lifted}
+
+
+def _symmetric(adjacency: dict) -> bool:
+    """Whether every cell is a neighbour of each of its neighbours."""
+    return all(cell in adjacency.get(other, ()) for cell, around in adjacency.items() for other in around)

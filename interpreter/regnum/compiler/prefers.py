@@ -91,11 +91,12 @@ class _Narrower:
             # A prefer that is one call of a kept def (`next_to_own(h, player, none)`) looks
             # its value up for every move: the steps of the values met are added up in a local
             # and charged once after the loop, where nothing between can fault (see kept_lines).
-            g.steps_later = True
+            g.steps_later, g.prologue = True, []
             try:
                 test = g.kept_lines(self.clause.cond, self.scope, binds, "    " * (3 if self.memo else 2))
+                prologue = [f"    {line}" for line in g.prologue]
             finally:
-                g.steps_later = False
+                g.steps_later, g.prologue = False, []
             self.later = test is not None
             if test is None:
                 test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
@@ -105,7 +106,7 @@ class _Narrower:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
             g._partial = None
-        lines = ["    pl = player"] + closures + partial + self._loop(test)
+        lines = ["    pl = player"] + closures + partial + prologue + self._loop(test)
         lines = [f"def {fname}(c, player, found):"] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
         exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)

@@ -67,8 +67,13 @@ class Memo:
         if watched:
             cells = watched.pop(zone, None)
             if cells:
+                entries = self.entries
                 for index, cell in cells:
                     index.dirty.add(cell)
+                    if index.around:   # the values kept from its counts around that cell
+                        for other in index.adjacency.get(cell, ()):
+                            for key in index.around.pop(other, ()):
+                                entries.pop(key, None)
 
 
 class Indexed:
@@ -76,9 +81,11 @@ class Indexed:
     value: what `[x for x in B where D(x) == v]` looks up (`where`) instead of judging every
     cell of B again. Built at its first use, by judging every cell as the search would; a
     cell whose zones changed since is judged again at the next use (`dirty`, filled by
-    Memo.drop), so that a listing asked at every turn judges the few cells a move changed."""
+    Memo.drop), so that a listing asked at every turn judges the few cells a move changed.
+    With it, for each value `near` was asked, how many neighbours of each cell have it
+    (`any(D(n) == v for n in neighbours(B, h))`, one lookup), kept as the cells change."""
 
-    __slots__ = ("values", "steps", "total", "cells", "dirty")
+    __slots__ = ("values", "steps", "total", "cells", "dirty", "reads", "near", "adjacency", "around")
 
     def __init__(self):
         self.values: dict = {}   # cell -> the def's value there
@@ -86,10 +93,47 @@ class Indexed:
         self.total = 0           # their sum: what the search charges besides its walk
         self.cells: dict = {}    # value -> the set of cells where the def has it
         self.dirty: set | None = None   # the cells to judge again (None: every cell, not built)
+        self.reads: dict = {}    # cell -> the zones judging it read
+        self.near: dict = {}     # value -> {cell: how many of its neighbours have it (one at least)}
+        self.adjacency: dict = {}   # the board's neighbours (symmetric), once near counts
+        self.around: dict = {}   # cell -> keys of the values kept from the counts around it
 
 
 class _Refused(Exception):
     """A value an index cannot hold (a list, a map): the search is made as written."""
+
+
+def _fresh(c, number: int, body, cells: list) -> Indexed | None:
+    """The index `number` of the state, every cell judged as its zones are now; None where it
+    cannot stand for the searches: no state, or a judging that failed or gave a list or a
+    map (then refused until this state's kept values are forgotten). Judging charges no
+    step: the searches charge what they would, where they are made."""
+    state = c.state
+    if state is None:
+        return None
+    memo = state.memo
+    if memo is EMPTY:
+        memo = state.memo = Memo()
+    elif memo.size >= MOST_ENTRIES:
+        memo.forget()
+    indexes = memo.indexes
+    index = indexes.get(number, EMPTY)
+    if index is None:
+        return None
+    if index is EMPTY:
+        index = indexes[number] = Indexed()
+    todo = index.dirty
+    if todo is None or todo:
+        index.dirty = set()
+        before = c.steps
+        try:
+            _judge(c, memo, index, body, cells if todo is None else todo)
+        except Exception:
+            indexes[number] = None
+            return None
+        finally:
+            c.steps = before
+    return index
 
 
 def where(c, number: int, body, cells: list, position: dict, wanted, scan, counted: bool = False):
@@ -101,31 +145,11 @@ def where(c, number: int, body, cells: list, position: dict, wanted, scan, count
     wanted value that is no key, a judging that fails or gives what no index holds (it
     fails or charges the same again, from where the search starts), or steps past the
     limit (the search stops where it stops)."""
-    state = c.state
-    if state is None or type(wanted) not in KEPT_VALUES:
+    if type(wanted) not in KEPT_VALUES:
         return scan()
-    memo = state.memo
-    if memo is EMPTY:
-        memo = state.memo = Memo()
-    elif memo.size >= MOST_ENTRIES:
-        memo.forget()
-    indexes = memo.indexes
-    index = indexes.get(number, EMPTY)
+    index = _fresh(c, number, body, cells)
     if index is None:
         return scan()
-    if index is EMPTY:
-        index = indexes[number] = Indexed()
-    todo = index.dirty
-    if todo is None or todo:
-        index.dirty = set()
-        before = c.steps
-        try:
-            _judge(c, memo, index, body, cells if todo is None else todo)
-        except Exception:
-            c.steps = before
-            indexes[number] = None   # refused until this state's kept values are forgotten
-            return scan()
-        c.steps = before
     charged = c.steps + len(cells) + index.total
     if charged > c.max_steps:
         return scan()
@@ -134,6 +158,68 @@ def where(c, number: int, body, cells: list, position: dict, wanted, scan, count
     if counted:
         return len(found) if found else 0
     return sorted(found, key=position.__getitem__) if found else []
+
+
+def near(c, number: int, body, cells: list, adjacency: dict, wanted) -> dict | None:
+    """{cell: how many of its neighbours D gives `wanted`, one at least}, from the index
+    `number` of D: for every cell h at once, whether `any(D(n) == wanted for n in
+    neighbours(B, h))`, the board's adjacency being symmetric. None where the counts cannot
+    stand for that search: the index cannot (see _fresh), a judging charged steps (the
+    search charges them for the neighbours it meets), or `wanted` is no key or a text (a
+    comparison of texts the checker did not prove cheap charges steps)."""
+    if type(wanted) not in KEPT_VALUES or type(wanted) is str:
+        return None
+    index = _fresh(c, number, body, cells)
+    if index is None or index.total:
+        return None
+    counts = index.near.get(wanted)
+    if counts is None:
+        counts = index.near[wanted] = {}
+        index.adjacency = adjacency
+        for cell in index.cells.get(wanted, ()):
+            for other in adjacency.get(cell, ()):
+                counts[other] = counts.get(other, 0) + 1
+    return counts
+
+
+def keep_near(c, number: int, key, value, steps: int, cell) -> None:
+    """Keep the value of a def answered from the counts of index `number` around `cell`, as
+    computing it would have kept it: the zones it may read are those the index's judging of
+    each neighbour read, and the value goes when one of them changes (Memo.drop, through
+    the index's cells: no reader to note per zone)."""
+    memo = c.state.memo
+    index = memo.indexes.get(number)
+    if index is None or index is EMPTY:
+        return
+    reads: list = []
+    judged = index.reads
+    for other in index.adjacency.get(cell, ()):
+        reads += judged[other]
+    memo.entries[key] = (value, steps, reads)
+    memo.kept += 1
+    memo.size += 1
+    around = index.around.get(cell)
+    if around is None:
+        index.around[cell] = [key]
+    else:
+        around.append(key)
+
+
+def _recount(index: Indexed, cell, old, new) -> None:
+    """A cell's value went from `old` to `new` (maybe the same): its neighbours' counts follow."""
+    around = index.adjacency.get(cell, ())
+    counts = index.near.get(old)
+    if counts is not None:
+        for other in around:
+            left = counts[other] - 1
+            if left:
+                counts[other] = left
+            else:
+                del counts[other]
+    counts = index.near.get(new)
+    if counts is not None:
+        for other in around:
+            counts[other] = counts.get(other, 0) + 1
 
 
 def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
@@ -148,9 +234,13 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
         if type(value) not in KEPT_VALUES:
             raise _Refused(cell)
         if cell in values:
-            by_value[values[cell]].discard(cell)
+            old = values[cell]
+            by_value[old].discard(cell)
             index.total -= steps[cell]
+            if index.near:
+                _recount(index, cell, old, value)
         values[cell] = value
+        index.reads[cell] = reads
         steps[cell] = spent = c.steps - start
         index.total += spent
         group = by_value.get(value)
