@@ -716,27 +716,26 @@ class CodeGen:
         checks = [f"type({a}) in _m_keyed_args" for a, n, k in zip(args, node.args, arg_kinds)
                   if isinstance(n, ast.Name) and k != "player"]
         number = re.match(r"_mw(\d+)_", function).group(1)
-        key = "(" + ", ".join([number] + args) + ")"
+        plain_key = key = "(" + ", ".join([number] + args) + ")"
         if checks:
             key = f"{key} if {' and '.join(checks)} else None"   # None: never a key
         tail = ", _rl" if self._recording else ""
         if self.steps_later:   # prefers.py: the values met charge their steps in `acc`, added later
             call = f"_mf{number}(c{''.join(', ' + a for a in args)}{tail})"
-            lines = [f"{pad}_mh = _me.get({key})",
-                     f"{pad}if _mh is None:",
-                     f"{pad}    c.steps += acc",   # what is computed counts from the steps so far,
-                     f"{pad}    acc = 0",             # and never runs past the limit
-                     f"{pad}    if c.steps > c.max_steps: c.runaway()",
-                     f"{pad}    ok = not not ({call})",
-                     f"{pad}    _me = c.state.memo.entries",   # a state's first value kept makes its memo
-                     f"{pad}else:",
-                     f"{pad}    acc += _mh[1]",
-                     f"{pad}    ok = not not _mh[0]"]
-            counted = near_test(self, node, args, pad, lines)   # indexes.py: from counts kept
+            computed = [f"{pad}    c.steps += acc",   # what is computed counts from the steps so far,
+                        f"{pad}    acc = 0",             # and never runs past the limit
+                        f"{pad}    if c.steps > c.max_steps: c.runaway()",
+                        f"{pad}    ok = not not ({call})",
+                        f"{pad}    _me = c.state.memo.entries"]   # a state's first value kept makes its memo
+            met = [f"{pad}    acc += _mh[1]", f"{pad}    ok = not not _mh[0]"]
+            lookup = f"{pad}_mh = _me.get({key})"
+            counted = near_test(self, node, args, plain_key, pad)   # indexes.py: from counts kept
             if counted is None:
-                return lines
-            self.prologue.append(counted[0])
-            return counted[1]
+                return [lookup, f"{pad}if _mh is None:"] + computed + [f"{pad}else:"] + met
+            prologue, test, answer = counted
+            self.prologue.append(prologue)
+            return ([lookup, f"{pad}if _mh is not None:"] + met + [f"{pad}elif {test}:"] + answer
+                    + [f"{pad}else:"] + computed)
         return ([f"{pad}_mh = c.state.memo.entries.get({key})",
                 f"{pad}if _mh is None:",
                 f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",

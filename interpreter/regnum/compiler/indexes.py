@@ -99,9 +99,10 @@ def _board_cells(g, board: str) -> tuple[str, str]:
     return known
 
 
-def near_test(g, node, args: list, pad: str, looked_up: list) -> tuple[str, list] | None:
-    """(the line before a prefer's loop, the lines setting `ok`) for a prefer that is one call
-    of a kept def K whose value is whether a neighbour of a cell has D's value `p`:
+def near_test(g, node, args: list, key: str, pad: str) -> tuple[str, str, list] | None:
+    """(the line before a prefer's loop, the test that the counts answer, the lines setting
+    `ok` from them) for a prefer that is one call of a kept def K whose value is whether a
+    neighbour of a cell has D's value `p`:
 
         def K(h, p, lifted) = any(D(n) == p and n != lifted for n in neighbours(B, h))
 
@@ -111,8 +112,9 @@ def near_test(g, node, args: list, pad: str, looked_up: list) -> tuple[str, list
     is then that count's test, charging what computing K charges (one step a neighbour: the
     counts stand only while D charges none), and kept as computing it would keep it
     (engine/memo.keep_near). A value kept is read as before; where the counts cannot answer,
-    K is computed as before. `looked_up`: kept_lines' lines (the value looked up, or
-    computed). None: not of that shape."""
+    K is computed as before (CodeGen.kept_lines writes both around these lines). `args`: the
+    sources of the call's arguments; `key`: the source of its kept value's key. None: not of
+    that shape."""
     if not g.memo_enabled or g.memo_verify:
         return None
     decl = g.x.program.get(node.func, "def")
@@ -135,21 +137,13 @@ def near_test(g, node, args: list, pad: str, looked_up: list) -> tuple[str, list
     g.ns.setdefault("_m_near", kept.near)
     g.ns.setdefault("_m_keep_near", kept.keep_near)
     cell = args[0]
-    lookup, missed, computed, hit = looked_up[0], looked_up[1], looked_up[2:7], looked_up[7:]
-    key = lookup.split("_me.get(", 1)[1][:-1].split(" if type(", 1)[0]   # a key: its type is tested
-    if not (lookup.strip().startswith("_mh = _me.get(") and missed.strip() == "if _mh is None:"
-            and hit[0].strip() == "else:" and len(hit) == 3):
-        return None
     prologue = f"_nr = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)"
-    lines = [lookup,
-             f"{pad}if _mh is not None:"] + hit[1:] + [
-             f"{pad}elif _nr is not None and type({cell}) in _m_keyed_args:",
-             f"{pad}    _ms = len({adjacency}.get({cell}, ()))",
-             f"{pad}    acc += _ms",
-             f"{pad}    ok = {cell} in _nr",
-             f"{pad}    _m_keep_near(c, {index}, {key}, ok, _ms, {cell})",   # (the memo _me reads)
-             f"{pad}else:"] + computed
-    return prologue, lines
+    test = f"_nr is not None and type({cell}) in _m_keyed_args"
+    answer = [f"{pad}    _ms = len({adjacency}.get({cell}, ()))",
+              f"{pad}    acc += _ms",
+              f"{pad}    ok = {cell} in _nr",
+              f"{pad}    _m_keep_near(c, {index}, {key}, ok, _ms, {cell})"]   # (the memo _me reads)
+    return prologue, test, answer
 
 
 def _near_shape(g, decl):

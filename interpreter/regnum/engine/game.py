@@ -97,13 +97,15 @@ class Game:
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
                        for p in range(players)]
         state.grids = {board: {"cells": [], "start": {}} for board in model.grids}
-        tables_bound = 1   # (see below)
+        grown = any(table.open for table in model.tables.values())   # (see below)
+        tables_bound = 1
         for table in model.tables.values():
             start = table.init(ctx, {})
             state.tables[table.name] = Table(table.name, dict.fromkeys(table.keys, start))
             if table.open:   # an open grid's cells get it as they come into use
                 state.grids[table.index]["start"][table.name] = start
-            tables_bound += _table_bound(table, start)
+            elif not grown:
+                tables_bound += _table_bound(table, start)
         for fam in model.zones.values():
             for index, key in fam.keys.items():
                 if fam.index == "player" and index >= players:
@@ -120,7 +122,7 @@ class Game:
         # was made: what every value the setup stored since adds is in ctx.added too (Ctx.fit),
         # and every cell counts one at least, what a number becoming a truth value or none
         # adds (tables of an open grid, whose cells come into use, are measured).
-        if any(table.open for table in model.tables.values()):
+        if grown:
             tables_bound = size_of(state.tables)
         ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + tables_bound + size_of(state.grids)
         check_size(ctx, model.codes["setup"].span)
