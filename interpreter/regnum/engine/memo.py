@@ -191,11 +191,7 @@ def keep_near(c, number: int, key, value, steps: int, cell) -> None:
     index = memo.indexes.get(number)
     if index is None or index is EMPTY:
         return
-    reads: list = []
-    judged = index.reads
-    for other in index.adjacency.get(cell, ()):
-        reads += judged[other]
-    memo.entries[key] = (value, steps, reads)
+    memo.entries[key] = (value, steps, NearReads(index, cell))
     memo.kept += 1
     memo.size += 1
     around = index.around.get(cell)
@@ -203,6 +199,25 @@ def keep_near(c, number: int, key, value, steps: int, cell) -> None:
         index.around[cell] = [key]
     else:
         around.append(key)
+
+
+class NearReads:
+    """The zones a value kept by keep_near read: those the judging of its cell's neighbours
+    read. Listed only when asked (a kept def computed inside another's body adds them to its
+    own), because most such values are dropped unasked, and listing them at every keep cost
+    more than the counts saved. They cannot change while the value is kept: a neighbour
+    judged again is one whose zone changed, and that change dropped the value."""
+
+    __slots__ = ("index", "cell")
+
+    def __init__(self, index: Indexed, cell):
+        self.index = index
+        self.cell = cell
+
+    def __iter__(self):
+        judged = self.index.reads
+        for other in self.index.adjacency.get(self.cell, ()):
+            yield from judged[other]
 
 
 def _recount(index: Indexed, cell, old, new) -> None:
