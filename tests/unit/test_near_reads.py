@@ -1,7 +1,7 @@
-"""A value kept from the neighbours' counts (engine/memo.keep_near) lists the zones it read
-only when asked (memo.NearReads): those are the zones computing the def reads, and a kept
-def whose body meets that value takes them as its own, so that it is dropped when one of
-them changes, as it would be had the value been computed."""
+"""A value kept from the neighbours' counts (by the lines compiler/indexes.near_test writes)
+lists the zones it read only when asked (memo.NearReads): those are the zones computing the
+def reads, and a kept def whose body meets that value takes them as its own, so that it is
+dropped when one of them changes, as it would be had the value been computed."""
 from __future__ import annotations
 
 import re

@@ -733,9 +733,11 @@ class CodeGen:
             if counted is None:
                 return [lookup, f"{pad}if _mh is None:"] + computed + [f"{pad}else:"] + met
             prologue, test, answer = counted
-            self.prologue.append(prologue)
+            self.prologue += prologue
+            # A value computed may make room by forgetting every value kept, the index too:
+            # the counts then answer no more in this loop.
             return ([lookup, f"{pad}if _mh is not None:"] + met + [f"{pad}elif {test}:"] + answer
-                    + [f"{pad}else:"] + computed)
+                    + [f"{pad}else:"] + computed + [f"{pad}    _nr = None"])
         return ([f"{pad}_mh = c.state.memo.entries.get({key})",
                 f"{pad}if _mh is None:",
                 f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",

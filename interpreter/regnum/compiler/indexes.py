@@ -99,8 +99,8 @@ def _board_cells(g, board: str) -> tuple[str, str]:
     return known
 
 
-def near_test(g, node, args: list, key: str, pad: str) -> tuple[str, str, list] | None:
-    """(the line before a prefer's loop, the test that the counts answer, the lines setting
+def near_test(g, node, args: list, key: str, pad: str) -> tuple[list, str, list] | None:
+    """(the lines before a prefer's loop, the test that the counts answer, the lines setting
     `ok` from them) for a prefer that is one call of a kept def K whose value is whether a
     neighbour of a cell has D's value `p`:
 
@@ -111,7 +111,7 @@ def near_test(g, node, args: list, key: str, pad: str) -> tuple[str, str, list] 
     (engine/memo.near), and kept up to date by it as cells change; a value of K not kept yet
     is then that count's test, charging what computing K charges (one step a neighbour: the
     counts stand only while D charges none), and kept as computing it would keep it
-    (engine/memo.keep_near). A value kept is read as before; where the counts cannot answer,
+    (the lines of `answer`). A value kept is read as before; where the counts cannot answer,
     K is computed as before (CodeGen.kept_lines writes both around these lines). `args`: the
     sources of the call's arguments; `key`: the source of its kept value's key. None: not of
     that shape."""
@@ -135,14 +135,29 @@ def near_test(g, node, args: list, key: str, pad: str) -> tuple[str, str, list] 
     adjacency = g.bind(g.x.boards[board].adjacency, "adj")
     index = g._index_keys.setdefault((number, board), len(g._index_keys))
     g.ns.setdefault("_m_near", kept.near)
-    g.ns.setdefault("_m_keep_near", kept.keep_near)
+    g.ns.setdefault("_m_NearReads", kept.NearReads)
     cell = args[0]
-    prologue = f"_nr = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)"
+    # The memo and the index the counts came from, for keeping values as computing K would
+    # (read once: within the loop nothing but these lines and the values met touches them).
+    prologue = [f"_nr = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
+                "_nm = c.state.memo",
+                f"_ni = _nm.indexes.get({index})"]
     test = f"_nr is not None and type({cell}) in _m_keyed_args"
+    # Kept as computing K keeps it: the same key, value and steps; its zones those the judging
+    # of each neighbour read (listed when asked: engine/memo.NearReads); dropped through the
+    # index's cells when a neighbour's zone changes (Memo.drop), so noted around the cell.
     answer = [f"{pad}    _ms = len({adjacency}.get({cell}, ()))",
               f"{pad}    acc += _ms",
               f"{pad}    ok = {cell} in _nr",
-              f"{pad}    _m_keep_near(c, {index}, {key}, ok, _ms, {cell})"]   # (the memo _me reads)
+              f"{pad}    _mk = {key}",
+              f"{pad}    _me[_mk] = (ok, _ms, _m_NearReads(_ni, {cell}))",
+              f"{pad}    _nm.kept += 1",
+              f"{pad}    _nm.size += 1",
+              f"{pad}    _na = _ni.around.get({cell})",
+              f"{pad}    if _na is None:",
+              f"{pad}        _ni.around[{cell}] = [_mk]",
+              f"{pad}    else:",
+              f"{pad}        _na.append(_mk)"]
     return prologue, test, answer
 
 

@@ -182,27 +182,9 @@ def near(c, number: int, body, cells: list, adjacency: dict, wanted) -> dict | N
     return counts
 
 
-def keep_near(c, number: int, key, value, steps: int, cell) -> None:
-    """Keep the value of a def answered from the counts of index `number` around `cell`, as
-    computing it would have kept it: the zones it may read are those the index's judging of
-    each neighbour read, and the value goes when one of them changes (Memo.drop, through
-    the index's cells: no reader to note per zone)."""
-    memo = c.state.memo
-    index = memo.indexes.get(number)
-    if index is None or index is EMPTY:
-        return
-    memo.entries[key] = (value, steps, NearReads(index, cell))
-    memo.kept += 1
-    memo.size += 1
-    around = index.around.get(cell)
-    if around is None:
-        index.around[cell] = [key]
-    else:
-        around.append(key)
-
-
 class NearReads:
-    """The zones a value kept by keep_near read: those the judging of its cell's neighbours
+    """The zones a value answered from the counts of an index around a cell read (kept by the
+    lines compiler/indexes.near_test writes): those the judging of the cell's neighbours
     read. Listed only when asked (a kept def computed inside another's body adds them to its
     own), because most such values are dropped unasked, and listing them at every keep cost
     more than the counts saved. They cannot change while the value is kept: a neighbour
