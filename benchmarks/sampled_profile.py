@@ -1,0 +1,140 @@
+"""Where random playouts spend their time, sampled: the self and inclusive shares of each
+function, and of the lines of one.
+
+cProfile (`profile_playouts.py`) counts calls exactly but charges every call its own
+overhead, so functions that make many small calls look costlier than they are, and a C call
+(a dict's `get`, a list's `append`) is a function of its own. Python bytecodes counted with
+`sys.settrace` miss what the C code under a bytecode costs. A sampling profiler sees neither
+distortion: py-spy (not a dependency of regnum: `pip install py-spy`, or a wheel of it
+unpacked anywhere) reads the interpreter's stack so many times a second, and a function's
+share of the samples is its share of the time. Only the samples taken while a game is
+played count (under `play_random_game`), not the import nor the load.
+
+    .venv/bin/python benchmarks/sampled_profile.py kings_road --games 1500
+    .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 150 --lines _prefer
+    .venv/bin/python benchmarks/sampled_profile.py --raw saved.txt --top 20   # a record made before
+
+Used for the profiles of docs/performance.md ("At the fifteenth step").
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+UNDER = "play_random_game"   # a sample counts when this function is on its stack
+
+_PLAYER = """
+import sys
+import regnum
+from regnum.agents import play_random_game
+rules = regnum.load(sys.argv[1])
+for seed in range(int(sys.argv[2])):
+    play_random_game(rules, 4, seed, coverage=False)
+"""
+
+
+def read_raw(lines) -> list[tuple[list[str], int]]:
+    """py-spy's raw format, a stack a line: `frame;frame;… count`, outermost first, each
+    frame `function (file:line)`. Lines without a count are skipped."""
+    samples = []
+    for line in lines:
+        stack, _, count = line.rstrip("\n").rpartition(" ")
+        if stack and count.isdigit():
+            samples.append((stack.split(";"), int(count)))
+    return samples
+
+
+def _function(frame: str) -> str:
+    """`function (file)` of a frame `function (file:line)`, the line left out."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.rpartition(':')[0]})" if where else name
+
+
+def shares(samples, under: str = UNDER) -> tuple[int, collections.Counter, collections.Counter]:
+    """(samples counted, self samples by function, inclusive samples by function), of the
+    stacks with a frame of `under`: self is the innermost frame's function, inclusive every
+    function on the stack once."""
+    total, own, inclusive = 0, collections.Counter(), collections.Counter()
+    for stack, count in samples:
+        if not any(frame.startswith(under + " ") for frame in stack):
+            continue
+        total += count
+        functions = [_function(frame) for frame in stack]
+        own[functions[-1]] += count
+        for name in dict.fromkeys(functions):   # once each, outermost first (ties keep that order)
+            inclusive[name] += count
+    return total, own, inclusive
+
+
+def line_shares(samples, needle: str, under: str = UNDER) -> tuple[int, collections.Counter]:
+    """(samples counted, self samples by innermost frame, line and all) of the frames whose
+    function's name holds `needle`."""
+    total, lines = 0, collections.Counter()
+    for stack, count in samples:
+        if not any(frame.startswith(under + " ") for frame in stack):
+            continue
+        total += count
+        if needle in stack[-1].partition(" (")[0]:
+            lines[stack[-1]] += count
+    return total, lines
+
+
+def report(samples, top: int = 30, needle: str | None = None) -> list[str]:
+    total, own, inclusive = shares(samples)
+    if not total:
+        return [f"no sample under {UNDER}: was a game played?"]
+    out = [f"{total} samples while playing"]
+    if needle is not None:
+        _, lines = line_shares(samples, needle)
+        out.append(f"-- self, by line, of functions named *{needle}*")
+        out += [f"{n / total * 100:6.2f}%  {frame}" for frame, n in lines.most_common(top)]
+        return out
+    out.append("-- self")
+    out += [f"{n / total * 100:6.1f}%  {name}" for name, n in own.most_common(top)]
+    out.append("-- inclusive")
+    out += [f"{n / total * 100:6.1f}%  {name}" for name, n in inclusive.most_common(top)]
+    return out
+
+
+def record(ruleset: str, games: int, rate: int, spy: str, into: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"))
+    subprocess.run([spy, "record", "--rate", str(rate), "--format", "raw", "--output", str(into), "--",
+                    sys.executable, "-c", _PLAYER, ruleset, str(games)],
+                   env=env, check=True, capture_output=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ruleset", nargs="?", help="a bundled ruleset's name, or a .rules file")
+    parser.add_argument("--games", type=int, default=100, help="four-player games played (default 100)")
+    parser.add_argument("--rate", type=int, default=1000, help="samples a second (default 1000)")
+    parser.add_argument("--top", type=int, default=30, help="rows of each table (default 30)")
+    parser.add_argument("--lines", metavar="NAME", help="the lines of the functions whose name holds NAME")
+    parser.add_argument("--raw", type=Path, help="read this record of py-spy's instead of making one")
+    parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy to run (default: on PATH)")
+    args = parser.parse_args(argv)
+    if args.raw is not None:
+        text = args.raw.read_text(encoding="utf-8").splitlines()
+    else:
+        if args.ruleset is None:
+            parser.error("name a ruleset, or give --raw")
+        if not args.py_spy:
+            print("py-spy is not on PATH: pip install py-spy, or give --py-spy", file=sys.stderr)
+            return 2
+        with tempfile.TemporaryDirectory() as folder:
+            into = Path(folder) / "record.txt"
+            record(args.ruleset, args.games, args.rate, args.py_spy, into)
+            text = into.read_text(encoding="utf-8").splitlines()
+    print("\n".join(report(read_raw(text), args.top, args.lines)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
