@@ -116,7 +116,7 @@ class CodeGen:
         # Set by prefers.py while it writes a prefer that is one kept def's call (kept_lines),
         # with the lines kept_lines asks to be written before the prefer's loop.
         self.steps_later = False
-        self.prologue: list[str] = []
+        self.prologue: list[str] | None = None   # a prefer's lines before its loop, while written
         self._fixed_sets: dict = {}   # id of a constant list -> (the list, name of its set)
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):

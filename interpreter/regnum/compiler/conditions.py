@@ -15,6 +15,7 @@ import re
 from .. import ast
 from ..check.walk import free_names
 from .codegen import _COMPARE, _item_kind
+from .indexes import near_lifted
 
 
 def truth_lines(g, node, scope, binds, depth: int, loops: int) -> list:
@@ -43,11 +44,18 @@ def truth_lines(g, node, scope, binds, depth: int, loops: int) -> list:
             inlined = _inlined(g, node, scope, binds)
             if inlined is not None:
                 body, inner = inlined
+                # A neighbour's count in place of the search, where an index counts them
+                # (indexes.near_lifted); the search as written where it cannot.
+                counted = near_lifted(g, node, [a for a, _ in (inner[p] for p in _params(g, node))])
                 g._inlining += 1
                 try:
-                    return truth_lines(g, body, {}, inner, depth, loops)
+                    plain = truth_lines(g, body, {}, inner, depth + (counted is not None), loops)
                 finally:
                     g._inlining -= 1
+                if counted is None:
+                    return plain
+                test, answer = counted
+                return [f"{pad}if {test}:"] + [f"{pad}    {line}" for line in answer] + [f"{pad}else:"] + plain
     if isinstance(node, ast.Binary) and node.op in _TRUTH_VALUED:   # a truth value already
         return [f"{pad}ok = {g.src(node, scope, binds)}"]
     return [f"{pad}ok = not not ({g.src(node, scope, binds)})"]
@@ -336,6 +344,11 @@ def _inlined_def(g, node, local):
     if decl is None or decl.kind != "def" or not g._inlinable(decl, node.args):
         return None
     return decl
+
+
+def _params(g, node) -> list:
+    """The parameters of the def a call calls (one the checker found)."""
+    return g.x.program.get(node.func).params
 
 
 def _inlined(g, node, scope, binds):

@@ -161,6 +161,62 @@ def near_test(g, node, args: list, key: str, pad: str) -> tuple[list, str, list]
     return prologue, test, answer
 
 
+def near_lifted(g, node, args: list) -> tuple[str, list] | None:
+    """(the test that the counts answer, the lines setting `ok` from them) for a prefer's
+    call `K(x, player, y)` of a def K of near_test's shape with a third parameter, `lifted`:
+
+        def K(h, p, lifted) = any(D(n) == p and n != lifted for n in neighbours(B, h))
+
+    whose values a narrowing does not keep (x and y both vary: a piece moved from y to
+    x, next to one of the player's own but the one that moves?). The count of x's
+    neighbours to which D gives the player (engine/memo.near, for the whole narrowing, in
+    lines added to g.prologue), less one when y is among them: that neighbour is left out.
+    It charges what computing K charges, one step a neighbour (the counts stand only while
+    D charges none), and nothing can fault there: D was judged at every cell of B without
+    a fault, or there are no counts and K is computed as written (the lines that follow
+    these, which CodeGen writes as before). `args`: the sources of the call's arguments,
+    each a plain name or literal (read twice, computed never). None: not of that shape."""
+    if not g.memo_enabled or g.memo_verify or g.prologue is None:
+        return None
+    decl = g.x.program.get(node.func, "def")
+    shape = _near_shape(g, decl)
+    if shape is None or shape[2] is None:
+        return None
+    board, dfn, _ = shape
+    given = dict(zip(decl.params, node.args))
+    if not isinstance(given[decl.params[1]], ast.Name) or given[decl.params[1]].name != "player":
+        return None
+    cell, lifted = args[0], args[2]
+    if not (_PLAIN_SOURCE.fullmatch(cell) and _PLAIN_SOURCE.fullmatch(lifted)):
+        return None
+    function = g._memo_function(dfn, (None,), g._index_bodies)
+    if function is None:
+        return None
+    number = re.match(r"_mw(\d+)_", function).group(1)
+    cells, _ = _board_cells(g, board)
+    adjacency = g.bind(g.x.boards[board].adjacency, "adj")
+    index = g._index_keys.setdefault((number, board), len(g._index_keys))
+    g.ns.setdefault("_m_near", kept.near)
+    counts, values = f"_nl{index}", f"_nv{index}"
+    for line in (f"{counts} = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
+                 f"{values} = c.state.memo.indexes[{index}].values if {counts} is not None else None"):
+        if line not in g.prologue:
+            g.prologue.append(line)
+    test = f"{counts} is not None and type({cell}) in _m_keyed_args"
+    answer = [f"_na = {adjacency}.get({cell}, ())",
+              "c.steps += len(_na)",
+              "if c.steps > c.max_steps: c.runaway()",
+              f"_nn = {counts}.get({cell}, 0)",
+              f"if _nn and {lifted} in _na and {values}.get({lifted}) == pl:",
+              "    _nn -= 1",
+              "ok = _nn > 0"]
+    return test, answer
+
+
+# The source of an argument read where it is needed, as often as needed: a local or a literal.
+_PLAIN_SOURCE = re.compile(r"\(*([A-Za-z_][A-Za-z_0-9]*|-?\d+|'[^'\\]*'|None|True|False)\)*")
+
+
 def _near_shape(g, decl):
     """(board, D's declaration, the parameter each neighbour must differ from, or None) when
     `decl` is `any(D(n) == p [and n != lifted] for n in neighbours(B, h))`, h and p its first

@@ -94,12 +94,13 @@ class _Narrower:
             g.steps_later, g.prologue = True, []
             try:
                 test = g.kept_lines(self.clause.cond, self.scope, binds, "    " * (3 if self.memo else 2))
+                g.steps_later = False
+                self.later = test is not None
+                if test is None:
+                    test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
                 prologue = [f"    {line}" for line in g.prologue]
             finally:
-                g.steps_later, g.prologue = False, []
-            self.later = test is not None
-            if test is None:
-                test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+                g.steps_later, g.prologue = False, None
             partial = [f"    {name} = {{}}" for name in g._partial]
         finally:
             for n in kept:
