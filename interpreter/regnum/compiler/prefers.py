@@ -6,8 +6,10 @@ _Narrower.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
+from .. import ast
 from ..check.walk import free_names
 from .codegen import state_reads
 from .conditions import _DEEPEST, _LOOPS, truth_lines
@@ -88,6 +90,10 @@ class _Narrower:
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
             g._partial = []
+            first = self._first_by_run(binds)
+            if first is not None:
+                g._hoisted[id(first[0])] = "hs"
+                kept.append(id(first[0]))
             # A prefer that is one call of a kept def (`next_to_own(h, player, none)`) looks
             # its value up for every move: the steps of the values met are added up in a local
             # and charged once after the loop, where nothing between can fault (see kept_lines).
@@ -107,7 +113,7 @@ class _Narrower:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
             g._partial = None
-        lines = ["    pl = player"] + closures + partial + prologue + self._loop(test)
+        lines = ["    pl = player"] + closures + partial + prologue + self._loop(test, first)
         lines = [f"def {fname}(c, player, found):"] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
         exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)
@@ -125,9 +131,33 @@ class _Narrower:
         for n in _state_only_calls(g, self.clause.cond, set()):
             yield n, {}, {}
 
-    def _loop(self, test: list) -> list:
+    def _first_by_run(self, binds) -> tuple | None:
+        """(node, its source, the locals of the parameters it reads) of the test a condition
+        `A or …` / `A and …` judges first for every move, when A reads some of the parameters
+        the condition reads but not all, and mentions no context (it charges no step and
+        reads only locals and the state, which a narrowing never changes): `card.kind ==
+        joker` of a move (card, from, to). The moves come in runs sharing a card, so A is
+        judged once per run of the very same values, at the first move of the run, where it
+        is judged anyway and fails if it fails. None otherwise (or when the whole condition
+        is judged once per combination of what it reads: `memo`)."""
+        if self.memo:
+            return None
+        node = self.clause.cond
+        if not (isinstance(node, ast.Binary) and node.op in ("and", "or")):
+            return None
+        while isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            node = node.left
+        read = {name for name, _, _ in free_names(node)} & set(self.read)
+        if not read or len(read) == len(self.read):
+            return None
+        source = self.g.src(node, self.scope, binds)
+        if re.search(r"\bc\b", source):
+            return None
+        return node, source, [binds[name][0] for name in self.read if name in read]
+
+    def _loop(self, test: list, first: tuple | None = None) -> list:
         """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as
-        _narrow keeps it."""
+        _narrow keeps it; `first`: a test judged once per run of moves (_first_by_run)."""
         per, read = self.per, self.read
         lines = ["    acc = 0", "    _me = c.state.memo.entries"] if self.later else []
         if self.memo:
@@ -136,8 +166,15 @@ class _Narrower:
             lines += ["    good = _m_set()", "    marks = []"] + [f"    q{j} = _UNSET" for j in range(len(per))]
         else:
             lines.append("    kept = []")
+        if first is not None:
+            lines += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
         lines.append("    for m in found:")
         lines += [f"        v{j} = m[{self.value_at[name]}]" for j, name in enumerate(read)]
+        if first is not None:
+            _, source, locals_ = first
+            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
+            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
+            lines.append(f"            hs = {source}")
         if self.memo:
             key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
             keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
