@@ -167,8 +167,8 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
 
         def K(h, p, lifted) = any(D(n) == p and n != lifted for n in neighbours(B, h))
 
-    whose values a narrowing does not keep (x and y both vary: a piece moved from y to
-    x, next to one of the player's own but the one that moves?). The count of x's
+    whose values a narrowing does not keep (x and y both vary: is a piece moved from y to
+    x next to one of the player's own, the moved one aside?). The count of x's
     neighbours to which D gives the player (engine/memo.near, for the whole narrowing, in
     lines added to g.prologue), less one when y is among them: that neighbour is left out.
     It charges what computing K charges, one step a neighbour (the counts stand only while
