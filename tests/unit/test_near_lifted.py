@@ -14,21 +14,10 @@ import regnum
 from regnum import LimitExceeded, Move
 from regnum.compiler import memo
 
-from toy_rules import load   # tests/unit is on the path of its tests
+from near_toy import HEADER   # tests/unit is on the path of its tests
+from toy_rules import load
 
-RULES = """
-game toy "Toy"
-players 2..2
-board map: graph
-    nodes a, b, c, d, e, f, g, h
-    edges a - b, b - c, c - d, d - e, e - f, f - g, g - h, h - a, a - e
-piece stone:
-    owner: player
-zone site per map: public
-zone pool per player: public
-def owner_of(x) = if count(site(x)) == 0 then none else site(x)[0].owner
-def near_mine(x, p, lifted) = any(owner_of(n) == p and n != lifted for n in neighbours(map, x))
-setup:
+RULES = HEADER + """setup:
     for p in players:
         create 4 stone(owner: p) in pool(p)
 flow:

@@ -11,21 +11,10 @@ import pytest
 from regnum import Move
 from regnum.engine.memo import NearReads
 
-from toy_rules import load   # tests/unit is on the path of its tests
+from near_toy import HEADER   # tests/unit is on the path of its tests
+from toy_rules import load
 
-RULES = """
-game toy "Toy"
-players 2..2
-board map: graph
-    nodes a, b, c, d, e, f, g, h
-    edges a - b, b - c, c - d, d - e, e - f, f - g, g - h, h - a, a - e
-piece stone:
-    owner: player
-zone site per map: public
-zone pool per player: public
-def owner_of(x) = if count(site(x)) == 0 then none else site(x)[0].owner
-def near_mine(x, p, lifted) = any(owner_of(n) == p and n != lifted for n in neighbours(map, x))
-# near_mine met inside a kept def (a parameter `player` does not vary as x does: its call is kept)
+RULES = HEADER + """# near_mine met inside a kept def (a parameter `player` does not vary as x does: its call is kept)
 def open_to(x, player) = near_mine(x, player, none) and count(pool(1)) > 0
 setup:
     for p in players:

@@ -117,24 +117,10 @@ def near_test(g, node, args: list, key: str, pad: str) -> tuple[list, str, list]
     that shape."""
     if not g.memo_enabled or g.memo_verify:
         return None
-    decl = g.x.program.get(node.func, "def")
-    shape = _near_shape(g, decl)
-    if shape is None:
+    counted = _counted(g, node, lifted=False)
+    if counted is None:
         return None
-    board, dfn, lifted = shape
-    given = dict(zip(decl.params, node.args))
-    if not isinstance(given[decl.params[1]], ast.Name) or given[decl.params[1]].name != "player":
-        return None   # the value wanted is the same for the whole listing
-    if lifted is not None and not isinstance(given[lifted], ast.NoneLit):
-        return None
-    function = g._memo_function(dfn, (None,), g._index_bodies)
-    if function is None:
-        return None
-    number = re.match(r"_mw(\d+)_", function).group(1)
-    cells, _ = _board_cells(g, board)
-    adjacency = g.bind(g.x.boards[board].adjacency, "adj")
-    index = g._index_keys.setdefault((number, board), len(g._index_keys))
-    g.ns.setdefault("_m_near", kept.near)
+    number, cells, adjacency, index = counted
     g.ns.setdefault("_m_NearReads", kept.NearReads)
     cell = args[0]
     # The memo and the index the counts came from, for keeping values as computing K would
@@ -178,25 +164,13 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
     each a plain name or literal (read twice, computed never). None: not of that shape."""
     if not g.memo_enabled or g.memo_verify or g.prologue is None:
         return None
-    decl = g.x.program.get(node.func, "def")
-    shape = _near_shape(g, decl)
-    if shape is None or shape[2] is None:
+    cell, lifted = args[0], args[-1]
+    if len(args) != 3 or not (_PLAIN_SOURCE.fullmatch(cell) and _PLAIN_SOURCE.fullmatch(lifted)):
         return None
-    board, dfn, _ = shape
-    given = dict(zip(decl.params, node.args))
-    if not isinstance(given[decl.params[1]], ast.Name) or given[decl.params[1]].name != "player":
+    counted = _counted(g, node, lifted=True)
+    if counted is None:
         return None
-    cell, lifted = args[0], args[2]
-    if not (_PLAIN_SOURCE.fullmatch(cell) and _PLAIN_SOURCE.fullmatch(lifted)):
-        return None
-    function = g._memo_function(dfn, (None,), g._index_bodies)
-    if function is None:
-        return None
-    number = re.match(r"_mw(\d+)_", function).group(1)
-    cells, _ = _board_cells(g, board)
-    adjacency = g.bind(g.x.boards[board].adjacency, "adj")
-    index = g._index_keys.setdefault((number, board), len(g._index_keys))
-    g.ns.setdefault("_m_near", kept.near)
+    number, cells, adjacency, index = counted
     counts, values = f"_nl{index}", f"_nv{index}"
     for line in (f"{counts} = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
                  f"{values} = c.state.memo.indexes[{index}].values if {counts} is not None else None"):
@@ -211,6 +185,31 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
               "    _nn -= 1",
               "ok = _nn > 0"]
     return test, answer
+
+
+def _counted(g, node, lifted: bool) -> tuple[str, str, str, int] | None:
+    """(the number of D's judging function, the sources of B's cells and of its adjacency, the
+    number of D's index) for a call of a def K of the shape near_test counts, with a third
+    parameter `lifted` (its argument none when `lifted` is False), the player its second
+    argument; None for any other call."""
+    decl = g.x.program.get(node.func, "def")
+    shape = _near_shape(g, decl)
+    if shape is None or (lifted and shape[2] is None):
+        return None
+    board, dfn, left_out = shape
+    given = dict(zip(decl.params, node.args))
+    if not isinstance(given[decl.params[1]], ast.Name) or given[decl.params[1]].name != "player":
+        return None   # the value wanted is the same for the whole listing
+    if not lifted and left_out is not None and not isinstance(given[left_out], ast.NoneLit):
+        return None
+    function = g._memo_function(dfn, (None,), g._index_bodies)
+    if function is None:
+        return None
+    number = re.match(r"_mw(\d+)_", function).group(1)
+    cells, _ = _board_cells(g, board)
+    adjacency = g.bind(g.x.boards[board].adjacency, "adj")
+    g.ns.setdefault("_m_near", kept.near)
+    return number, cells, adjacency, g._index_keys.setdefault((number, board), len(g._index_keys))
 
 
 # The source of an argument read where it is needed, as often as needed: a local or a literal.
