@@ -426,7 +426,7 @@ class _Writer:
                 guard = self._once(i, node.left)
                 if guard is not None:
                     test = node.right
-            narrowing = self._table_equality(i, test)
+            narrowing = self._table_equality(i, test) or self._edge_cells(i, test)
             branches.append((guard, narrowing))
             if guard is None:
                 break
@@ -447,6 +447,8 @@ class _Writer:
                 inner = depth + 2
             if narrowing is None:
                 self.emit(inner, "pass")
+            elif narrowing[0] is None:   # a list known at load (_edge_cells)
+                self.emit(inner, f"w{i} = {narrowing[1]}")
             else:
                 table, value = narrowing
                 self.emit(inner, f"w{i} = c.state.cells_with({table!r}, it{i}, {value})")
@@ -502,6 +504,29 @@ class _Writer:
             if value is not None:
                 return side.func, value
         return None
+
+    def _edge_cells(self, i: int, node) -> tuple[None, str] | None:
+        """(None, source of the list) of the choices of parameter i that a require
+        `on_edge(B, x)`, or `on_edge(B, x) and …`, lets through, x the choice, B a board that
+        never changes and the domain a list known at load: the domain's cells on B's edge, in
+        its order, found at load. None for anything else."""
+        while isinstance(node, ast.Binary) and node.op == "and":
+            node = node.left
+        if not (isinstance(node, ast.Call) and node.func == "on_edge" and len(node.args) == 2
+                and node.func not in self.scope and node.func not in self.binds
+                and self.g.x.program.get("on_edge") is None):
+            return None
+        board, cell = node.args
+        if not (isinstance(board, ast.Name) and isinstance(cell, ast.Name) and cell.name == self.names[i]):
+            return None
+        record = self.g.x.boards.get(board.name)
+        if record is None or record.is_open or board.name in self.scope or board.name in self.binds:
+            return None
+        try:
+            on_edge = [x for x in self.params[i].fixed if x in record.edge]
+        except TypeError:   # a choice that cannot be a cell: judged as written
+            return None
+        return None, self.g.bind(on_edge, "fixed")
 
     def _append_move(self, depth: int) -> None:
         """The move of the choices in the loop variables, appended to the listing: the values,
