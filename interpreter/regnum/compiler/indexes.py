@@ -21,8 +21,9 @@ from .. import ast
 from ..check.walk import free_names
 from ..engine import memo as kept
 
-# A value the search compares with, read without a step and without a fault: a local or a
-# literal (what a call of a def without parameters or an expression would not be).
+# A value read without a step and without a fault, as often as needed: a local or a literal
+# (what a call of a def without parameters or an expression would not be). The value a
+# search compares with; the arguments near_lifted reads.
 _READ = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|e\['[A-Za-z_][A-Za-z0-9_]*'\]|-?\d+|'[^'\\]*'|True|False|None)\)*")
 _LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
@@ -37,7 +38,7 @@ def indexed_search(g, node, scope: dict, binds: dict, counted: bool, write) -> s
     var = node.var
     if not counted and not (isinstance(node.element, ast.Name) and node.element.name == var):
         return None
-    board = _fixed_board(g, node.source, scope, binds)
+    board = fixed_board(g, node.source, scope, binds)
     if board is None:
         return None
     found = _def_of_item(g, node.cond, var, scope, binds)
@@ -65,7 +66,7 @@ def indexed_search(g, node, scope: dict, binds: dict, counted: bool, write) -> s
             f"lambda: {scan}{', True' if counted else ''})")
 
 
-def _fixed_board(g, source, scope, binds) -> str | None:
+def fixed_board(g, source, scope, binds) -> str | None:
     """The name of the fixed board whose cells `source` is (a board named as it is)."""
     if not isinstance(source, ast.Name) or source.name in scope or source.name in binds:
         return None
@@ -165,7 +166,7 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
     if not g.memo_enabled or g.memo_verify or g.prologue is None:
         return None
     cell, lifted = args[0], args[-1]
-    if len(args) != 3 or not (_PLAIN_SOURCE.fullmatch(cell) and _PLAIN_SOURCE.fullmatch(lifted)):
+    if len(args) != 3 or not (_READ.fullmatch(cell) and _READ.fullmatch(lifted)):
         return None
     counted = _counted(g, node, lifted=True)
     if counted is None:
@@ -212,10 +213,6 @@ def _counted(g, node, lifted: bool) -> tuple[str, str, str, int] | None:
     return number, cells, adjacency, g._index_keys.setdefault((number, board), len(g._index_keys))
 
 
-# The source of an argument read where it is needed, as often as needed: a local or a literal.
-_PLAIN_SOURCE = re.compile(r"\(*([A-Za-z_][A-Za-z_0-9]*|-?\d+|'[^'\\]*'|None|True|False)\)*")
-
-
 def _near_shape(g, decl):
     """(board, D's declaration, the parameter each neighbour must differ from, or None) when
     `decl` is `any(D(n) == p [and n != lifted] for n in neighbours(B, h))`, h and p its first
@@ -233,7 +230,7 @@ def _near_shape(g, decl):
                                 and g.x.program.get("neighbours") is None and len(source.args) == 2
                                 and isinstance(source.args[1], ast.Name) and source.args[1].name == h):
         return None
-    board = _fixed_board(g, source.args[0], {}, {})
+    board = fixed_board(g, source.args[0], {}, {})
     if board is None or not _symmetric(g.x.boards[board].adjacency):
         return None
     element = body.element

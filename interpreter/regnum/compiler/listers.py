@@ -86,6 +86,7 @@ from .. import ast
 from .codegen import _size, state_reads, table_reads
 from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
+from .indexes import fixed_board
 
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
@@ -417,7 +418,7 @@ class _Writer:
         param = self.params[i]
         if param.fixed is None or param.encode_pieces:
             return f"it{i}"
-        branches = []   # (condition that selects the branch or None, table, value source)
+        branches = []   # (condition that selects the branch or None, source of the choices or None)
         for node, _ in self.at[i]:
             if self._safe_require(i, node):
                 continue
@@ -426,8 +427,7 @@ class _Writer:
                 guard = self._once(i, node.left)
                 if guard is not None:
                     test = node.right
-            narrowing = self._table_equality(i, test) or self._edge_cells(i, test)
-            branches.append((guard, narrowing))
+            branches.append((guard, self._narrowing(i, test)))
             if guard is None:
                 break
         while branches and branches[-1][1] is None:   # a last branch that narrows nothing
@@ -445,13 +445,7 @@ class _Writer:
                 self.emit(depth + 2, "else:")
             else:   # the first require that is not safe narrows every time
                 inner = depth + 2
-            if narrowing is None:
-                self.emit(inner, "pass")
-            elif narrowing[0] is None:   # a list known at load (_edge_cells)
-                self.emit(inner, f"w{i} = {narrowing[1]}")
-            else:
-                table, value = narrowing
-                self.emit(inner, f"w{i} = c.state.cells_with({table!r}, it{i}, {value})")
+            self.emit(inner, "pass" if narrowing is None else f"w{i} = {narrowing}")
         self.emit(depth + 1, "except _m_FAULTS:")
         self.emit(depth + 2, f"w{i} = it{i}")
         return f"w{i}"
@@ -505,11 +499,20 @@ class _Writer:
                 return side.func, value
         return None
 
-    def _edge_cells(self, i: int, node) -> tuple[None, str] | None:
-        """(None, source of the list) of the choices of parameter i that a require
-        `on_edge(B, x)`, or `on_edge(B, x) and …`, lets through, x the choice, B a board that
-        never changes and the domain a list known at load: the domain's cells on B's edge, in
-        its order, found at load. None for anything else."""
+    def _narrowing(self, i: int, test) -> str | None:
+        """The source of the choices of parameter i a require's `test` lets through, read
+        instead of judged (_table_equality, _edge_cells), or None."""
+        found = self._table_equality(i, test)
+        if found is not None:
+            table, value = found
+            return f"c.state.cells_with({table!r}, it{i}, {value})"
+        return self._edge_cells(i, test)
+
+    def _edge_cells(self, i: int, node) -> str | None:
+        """The source of the list of the choices of parameter i that a require `on_edge(B,
+        x)`, or `on_edge(B, x) and …`, lets through, x the choice, B a board that never
+        changes and the domain a list known at load: the domain's cells on B's edge, in its
+        order, found at load. None for anything else."""
         while isinstance(node, ast.Binary) and node.op == "and":
             node = node.left
         if not (isinstance(node, ast.Call) and node.func == "on_edge" and len(node.args) == 2
@@ -517,16 +520,14 @@ class _Writer:
                 and self.g.x.program.get("on_edge") is None):
             return None
         board, cell = node.args
-        if not (isinstance(board, ast.Name) and isinstance(cell, ast.Name) and cell.name == self.names[i]):
-            return None
-        record = self.g.x.boards.get(board.name)
-        if record is None or record.is_open or board.name in self.scope or board.name in self.binds:
+        name = fixed_board(self.g, board, self.scope, self.binds)
+        if name is None or not (isinstance(cell, ast.Name) and cell.name == self.names[i]):
             return None
         try:
-            on_edge = [x for x in self.params[i].fixed if x in record.edge]
+            on_edge = [x for x in self.params[i].fixed if x in self.g.x.boards[name].edge]
         except TypeError:   # a choice that cannot be a cell: judged as written
             return None
-        return None, self.g.bind(on_edge, "fixed")
+        return self.g.bind(on_edge, "fixed")
 
     def _append_move(self, depth: int) -> None:
         """The move of the choices in the loop variables, appended to the listing: the values,
