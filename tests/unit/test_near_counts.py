@@ -5,32 +5,17 @@ kept, the same steps and step limit, and the same values kept, never stale, as c
 def; where the counts cannot answer (D charges steps, another shape), the def is computed."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regnum
-from regnum import LimitExceeded, Move
-from regnum.compiler import memo
+from regnum import Move
 from regnum.engine.memo import EMPTY
 
-from toy_rules import load   # tests/unit is on the path of its tests
+from near_toy import HEADER, compiled, functions, limit_messages, stepped   # tests/unit is on the path of its tests
 
-RULES = """
-game toy "Toy"
-players 2..2
-board map: graph
-    nodes a, b, c, d, e, f, g, h
-    edges a - b, b - c, c - d, d - e, e - f, f - g, g - h, h - a, a - e
-piece stone:
-    owner: player
-zone site per map: public
-zone pool per player: public
-def owner_of(x) = if count(site(x)) == 0 then none else site(x)[0].owner
-def near_mine(x, p, lifted) = any(owner_of(n) == p and n != lifted for n in neighbours(map, x))
-setup:
+RULES = HEADER + """setup:
     for p in players:
         create 6 stone(owner: p) in pool(p)
 flow:
@@ -50,14 +35,7 @@ action lift(x in map):
 
 def _compiled(tmp_path, text: str, name: str, kept: bool = True):
     """(the ruleset, the source of claim's prefer)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        if kept:
-            rules = load(tmp_path, text, name)
-        else:
-            with memo.disabled():
-                rules = load(tmp_path, text, name)
-    return rules, rules.model.actions["claim"].prefers[0].narrow.source
+    return compiled(tmp_path, text, name, "claim", kept)
 
 
 def _listing(game, seat: int) -> tuple[list, int]:
@@ -66,9 +44,7 @@ def _listing(game, seat: int) -> tuple[list, int]:
     return moves, game.peak_steps
 
 
-def _functions(rules) -> dict:
-    cg = rules.model.expressions.codegen
-    return {int(re.match(r"_mw(\d+)_", name).group(1)): cg.ns[name] for name in cg._memos.values()}
+_functions = functions
 
 
 def _assert_fresh(game, functions) -> int:
@@ -148,27 +124,17 @@ def test_any_game_lists_and_keeps_what_computing_the_def_gives(tmp_path_factory,
 
 def test_the_step_limit_is_met_as_computing_the_def_meets_it(tmp_path):
     (on, _), (off, _) = _compiled(tmp_path, RULES, "on.rules"), _compiled(tmp_path, RULES, "off.rules", False)
-    game = off.new_game(2, seed=1)
-    game.play(Move(0, "claim", {"x": "c"}))
-    _, needed = _listing(game, 1)
-    messages = []
-    for rules in (on, off):
-        for limit, passes in ((needed, True), (needed - 1, False)):
-            game = rules.new_game(2, seed=1)
-            game.play(Move(0, "claim", {"x": "c"}))
-            game.limits = regnum.Limits(steps=limit)   # for the listing only
-            if passes:
-                assert _listing(game, 1)[1] == needed
-            else:
-                with pytest.raises(LimitExceeded) as refused:
-                    game.legal_moves(1)
-                messages.append(str(refused.value).replace("on.rules", "off.rules"))
+
+    def placed(rules):
+        game = rules.new_game(2, seed=1)
+        game.play(Move(0, "claim", {"x": "c"}))
+        return game
+    _, needed = _listing(placed(off), 1)
+    messages = limit_messages((on, off), placed, _listing, 1, needed)
     assert messages[0] == messages[1] and f"more than {needed - 1} steps" in messages[0]
 
 
-STEPPED = RULES.replace(
-    "def owner_of(x) = if count(site(x)) == 0 then none else site(x)[0].owner",
-    "def owner_of(x) = first([s.owner for s in site(x)])")
+STEPPED = stepped(RULES)
 
 
 def test_a_def_that_charges_steps_at_a_cell_is_computed(tmp_path):

@@ -11,11 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regnum
-from regnum import LimitExceeded, Move
-from regnum.compiler import memo
+from regnum import Move
 
-from near_toy import HEADER   # tests/unit is on the path of its tests
-from toy_rules import load
+from near_toy import HEADER, compiled, limit_messages, stepped   # tests/unit is on the path of its tests
 
 RULES = HEADER + """setup:
     for p in players:
@@ -38,14 +36,7 @@ action shift(from in map, to in map):
 
 def _compiled(tmp_path, text: str, name: str, kept: bool = True):
     """(the ruleset, the source of shift's prefer)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        if kept:
-            rules = load(tmp_path, text, name)
-        else:
-            with memo.disabled():
-                rules = load(tmp_path, text, name)
-    return rules, rules.model.actions["shift"].prefers[0].narrow.source
+    return compiled(tmp_path, text, name, "shift", kept)
 
 
 def _listing(game, seat: int) -> tuple[list, int]:
@@ -108,23 +99,11 @@ def test_the_step_limit_is_met_as_the_search_meets_it(tmp_path):
             game.play(Move(seat, "claim", {"x": cell}))
         return game
     _, needed = _listing(placed(off), 1)
-    messages = []
-    for rules in (on, off):
-        for limit, passes in ((needed, True), (needed - 1, False)):
-            game = placed(rules)
-            game.limits = regnum.Limits(steps=limit)
-            if passes:
-                assert _listing(game, 1)[1] == needed
-            else:
-                with pytest.raises(LimitExceeded) as refused:
-                    game.legal_moves(1)
-                messages.append(str(refused.value).replace("on.rules", "off.rules"))
+    messages = limit_messages((on, off), placed, _listing, 1, needed)
     assert messages[0] == messages[1] and f"more than {needed - 1} steps" in messages[0]
 
 
-STEPPED = RULES.replace(
-    "def owner_of(x) = if count(site(x)) == 0 then none else site(x)[0].owner",
-    "def owner_of(x) = first([s.owner for s in site(x)])")
+STEPPED = stepped(RULES)
 
 
 def test_a_def_that_charges_steps_at_a_cell_is_searched_as_written(tmp_path):

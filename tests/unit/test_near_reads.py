@@ -11,7 +11,7 @@ import pytest
 from regnum import Move
 from regnum.engine.memo import NearReads
 
-from near_toy import HEADER   # tests/unit is on the path of its tests
+from near_toy import HEADER, functions   # tests/unit is on the path of its tests
 from toy_rules import load
 
 RULES = HEADER + """# near_mine met inside a kept def (a parameter `player` does not vary as x does: its call is kept)
@@ -43,9 +43,7 @@ def rules(tmp_path, monkeypatch):
     return load(tmp_path, RULES, "near.rules")
 
 
-def _functions(rules) -> dict:
-    cg = rules.model.expressions.codegen
-    return {int(re.match(r"_mw(\d+)_", name).group(1)): cg.ns[name] for name in cg._memos.values()}
+_functions = functions
 
 
 def _numbers(rules) -> dict:
