@@ -20,7 +20,7 @@ from .. import ast, boards, opengrid
 from . import memo
 from ..builtins import FUNCTIONS, EvalError, _max, _min
 from ..documents import all_plain
-from .indexes import indexed_search, near_test
+from .indexes import indexed_search, line_test, near_test
 from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
 
 
@@ -107,6 +107,7 @@ class CodeGen:
         # names of each board's cells and positions.
         self._index_keys: dict = {}
         self._index_boards: dict = {}
+        self._index_lines: dict = {}   # (board, k) -> the name of its Lines (indexes.line_test)
         self._index_bodies: dict = {}   # (def, kinds) -> its body's functions, as _memos
         self._once = 0   # inside the source of a search made once per evaluation (_lazy_sources)
         self._recording = False
@@ -738,12 +739,18 @@ class CodeGen:
             # the counts then answer no more in this loop.
             return ([lookup, f"{pad}if _mh is not None:"] + met + [f"{pad}elif {test}:"] + answer
                     + [f"{pad}else:"] + computed + [f"{pad}    _nr = None"])
-        return ([f"{pad}_mh = c.state.memo.entries.get({key})",
-                f"{pad}if _mh is None:",
-                f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",
-                f"{pad}else:",
-                f"{pad}    c.steps += _mh[1]",
-                f"{pad}    if c.steps > c.max_steps: c.runaway()"]
+        lined = line_test(self, node, args)   # indexes.py: from the lines kept, in a listing
+        if lined is not None:
+            test, answer = lined
+            head = [f"{pad}if {test}:"] + [f"{pad}    {line}" for line in answer] + [f"{pad}else:"]
+            pad += "    "
+        return ([] if lined is None else head) + (
+                [f"{pad}_mh = c.state.memo.entries.get({key})",
+                 f"{pad}if _mh is None:",
+                 f"{pad}    ok = not not (_mf{number}(c{''.join(', ' + a for a in args)}{tail}))",
+                 f"{pad}else:",
+                 f"{pad}    c.steps += _mh[1]",
+                 f"{pad}    if c.steps > c.max_steps: c.runaway()"]
                 + ([f"{pad}    _rl.extend(_mh[2])"] if self._recording else [])
                 + [f"{pad}    ok = not not _mh[0]"])
 

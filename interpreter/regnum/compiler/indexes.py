@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .. import ast
+from .. import ast, boards
 from ..check.walk import free_names
 from ..engine import memo as kept
 
@@ -188,6 +188,123 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
     return test, answer
 
 
+def line_test(g, node, args: list) -> tuple[str, list] | None:
+    """(the test that the lines kept answer, the lines setting `ok` from them) for a call
+    `K(x, player)` of a kept def K whose value is whether a straight line of k cells from a
+    cell is all of D's value `p`:
+
+        def K(h, p) = any(count(x for x in line(B, h, d, k) where D(x) == p) == k
+                          for d in directions(B))
+
+    D a pure def of one cell, B a fixed board, k a whole number. Which of each cell's lines
+    are all the player's is kept for the listing from D's index (engine/memo.full_lines, in lines
+    added to g.prologue), and kept up to date by it as cells change: K's value is one lookup,
+    charging what computing it charges (one step a direction and a cell of each line gone
+    through, up to the first found: the lines stand only while D charges none). Nothing can
+    fault there: D was judged at every cell of B without a fault, x is one of B's cells, and
+    B's lines are what line() gives. The value is not kept (a listing asks it once a cell);
+    where the lines cannot answer, K's kept value is looked up or computed, as before (the
+    lines CodeGen.kept_lines writes after these). `args`: the sources of the call's
+    arguments. None: not of that shape, or no prologue to write (outside a listing)."""
+    if not g.memo_enabled or g.memo_verify or g.prologue is None:
+        return None
+    decl = g.x.program.get(node.func, "def")
+    shape = _line_shape(g, decl)
+    cell = args[0]
+    if shape is None or not _READ.fullmatch(cell):
+        return None
+    given = node.args[1]
+    if not isinstance(given, ast.Name) or given.name != "player":
+        return None   # the value wanted is the same for the whole listing
+    board, dfn, k = shape
+    function = g._memo_function(dfn, (None,), g._index_bodies)
+    if function is None:
+        return None
+    number = re.match(r"_mw(\d+)_", function).group(1)
+    cells, _ = _board_cells(g, board)
+    key = (board, k)
+    straight = g._index_lines.get(key)
+    if straight is None:
+        record = g.x.boards[board]
+        straight = g._index_lines[key] = g.bind(
+            kept.Lines(record.nodes, record.directions, k, lambda h, d: boards.line(record, h, d, k)), "ln")
+    index = g._index_keys.setdefault((number, board), len(g._index_keys))
+    full, steps = f"_lf{index}_{k}", f"_ls{index}_{k}"
+    g.ns.setdefault("_m_full", kept.full_lines)
+    for line in (f"{full} = _m_full(c, {index}, _mb{number}, {cells}, {straight}, pl)",
+                 f"{steps} = {straight}.steps"):
+        if line not in g.prologue:
+            g.prologue.append(line)
+    test = f"{full} is not None and type({cell}) in _m_keyed_args and {cell} in {steps}"
+    # The first line found is the lowest bit: its number plus one indexes its steps (none: 0).
+    answer = [f"_lb = {full}.get({cell}, 0)",
+              f"c.steps += {steps}[{cell}][(_lb & -_lb).bit_length()]",
+              "if c.steps > c.max_steps: c.runaway()",
+              "ok = _lb != 0"]
+    return test, answer
+
+
+def _line_shape(g, decl):
+    """(board, D's declaration, k) when `decl` is `any(count(x for x in line(B, h, d, k) where
+    D(x) == p) == k for d in directions(B))`, h and p its two parameters, k a whole number
+    of 1 or more, D a pure def of one cell, B a fixed board; else None."""
+    if decl is None or len(decl.params) != 2:
+        return None
+    h, p = decl.params
+    body = decl.body
+    if not (isinstance(body, ast.Aggregate) and body.func == "any" and body.cond is None and not body.more):
+        return None
+    d, source = body.var, body.source
+    if d in decl.params or not (_builtin_call(g, source, "directions", 1) and isinstance(source.args[0], ast.Name)):
+        return None
+    board = fixed_board(g, source.args[0], {}, {})
+    if board is None:
+        return None
+    compared = body.element
+    if not (isinstance(compared, ast.Binary) and compared.op == "=="):
+        return None
+    for counted, k in ((compared.left, compared.right), (compared.right, compared.left)):
+        if not (isinstance(k, ast.IntLit) and k.value >= 1 and isinstance(counted, ast.Aggregate)
+                and counted.func == "count" and not counted.more and counted.cond is not None):
+            continue
+        x, line = counted.var, counted.source
+        if x in decl.params or x == d or not (isinstance(counted.element, ast.Name) and counted.element.name == x):
+            continue
+        if not (_builtin_call(g, line, "line", 4) and _names(line.args[:3], (source.args[0].name, h, d))
+                and isinstance(line.args[3], ast.IntLit) and line.args[3].value == k.value):
+            continue
+        dfn = _def_of_value(g, counted.cond, x, p, decl)
+        if dfn is not None:
+            return board, dfn, k.value
+    return None
+
+
+def _builtin_call(g, node, name: str, arity: int) -> bool:
+    """Whether `node` calls the builtin `name` (no def of the ruleset's named so) with `arity` arguments."""
+    return isinstance(node, ast.Call) and node.func == name and len(node.args) == arity \
+        and g.x.program.get(name) is None
+
+
+def _names(nodes, names) -> bool:
+    return all(isinstance(n, ast.Name) and n.name == name for n, name in zip(nodes, names))
+
+
+def _def_of_value(g, cond, x: str, p: str, decl):
+    """D's declaration when `cond` is `D(x) == p` (either way round), D a pure def of one
+    parameter other than `decl`; else None."""
+    if not (isinstance(cond, ast.Binary) and cond.op == "=="):
+        return None
+    for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+        if isinstance(other, ast.Name) and other.name == p and isinstance(side, ast.Call) \
+                and len(side.args) == 1 and isinstance(side.args[0], ast.Name) and side.args[0].name == x \
+                and side.func not in decl.params:
+            dfn = g.x.program.get(side.func, "def")
+            if dfn is not None and dfn is not decl and len(dfn.params) == 1 \
+                    and g.memo_analysis().impure(dfn.name) is None:
+                return dfn
+    return None
+
+
 def _counted(g, node, lifted: bool) -> tuple[str, str, str, int] | None:
     """(the number of D's judging function, the sources of B's cells and of its adjacency, the
     number of D's index) for a call of a def K of the shape near_test counts, with a third
@@ -238,17 +355,8 @@ def _near_shape(g, decl):
         if not (isinstance(element, ast.Binary) and element.op == "and" and _differs(element.right, n, lifted)):
             return None
         element = element.left
-    if not (isinstance(element, ast.Binary) and element.op == "=="):
-        return None
-    for side, other in ((element.left, element.right), (element.right, element.left)):
-        if isinstance(other, ast.Name) and other.name == p and isinstance(side, ast.Call) \
-                and len(side.args) == 1 and isinstance(side.args[0], ast.Name) and side.args[0].name == n \
-                and side.func not in decl.params:
-            dfn = g.x.program.get(side.func, "def")
-            if dfn is not None and dfn is not decl and len(dfn.params) == 1 \
-                    and g.memo_analysis().impure(dfn.name) is None:
-                return board, dfn, lifted
-    return None
+    dfn = _def_of_value(g, element, n, p, decl)
+    return None if dfn is None else (board, dfn, lifted)
 
 
 def _differs(node, n: str, lifted: str) -> bool:

@@ -164,11 +164,14 @@ class _Writer:
         # once the function is written, for the parts it reads).
         g.state_locals = True
         g._inner_memos = []   # conditions._kept_inner: searches kept per item for a listing
+        # The lines before the loops that indexes.py's answers read (made once a listing).
+        outer, g.prologue = g.prologue, []
         try:
             return self._function(fname)
         finally:
             g.state_locals = False
             g._inner_memos = None
+            g.prologue = outer
 
     def _function(self, fname: str):
         g = self.g
@@ -199,7 +202,7 @@ class _Writer:
                     self.emit(2, f"if n{number}: hits[{hit!r}] = hits.get({hit!r}, 0) + n{number}")
             self.emit(1, "return out")
             self.lines = [self._reset(line) for line in self.lines]
-            top = self.top + [f"{memo} = {{}}" for memo in g._inner_memos] \
+            top = self.top + g.prologue + [f"{memo} = {{}}" for memo in g._inner_memos] \
                 + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
                 + [f"n{number} = 0" for number in self.counters.values()]
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures

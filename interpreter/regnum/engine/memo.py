@@ -83,9 +83,11 @@ class Indexed:
     cell whose zones changed since is judged again at the next use (`dirty`, filled by
     Memo.drop), so that a listing asked at every turn judges the few cells a move changed.
     With it, for each value `near` was asked, how many neighbours of each cell have it
-    (`any(D(n) == v for n in neighbours(B, h))`, one lookup), kept as the cells change."""
+    (`any(D(n) == v for n in neighbours(B, h))`, one lookup), and for each value `full_lines` was
+    asked, which straight lines from each cell are all of it; both kept as the cells change."""
 
-    __slots__ = ("values", "steps", "total", "cells", "dirty", "reads", "near", "adjacency", "around")
+    __slots__ = ("values", "steps", "total", "cells", "dirty", "reads", "near", "adjacency", "around",
+                 "lines")
 
     def __init__(self):
         self.values: dict = {}   # cell -> the def's value there
@@ -97,6 +99,10 @@ class Indexed:
         self.near: dict = {}     # value -> {cell: how many of its neighbours have it (one at least)}
         self.adjacency: dict = {}   # the board's neighbours (symmetric), once near counts
         self.around: dict = {}   # cell -> keys of the values kept from the counts around it
+        self.lines: dict = {}    # value -> {Lines: {cell: the directions of its full lines, as bits}}
+
+
+_UNSET = object()   # a cell not judged before
 
 
 class _Refused(Exception):
@@ -202,6 +208,97 @@ class NearReads:
             yield from judged[other]
 
 
+class Lines:
+    """The straight lines of k cells of a fixed board: `line(B, h, d, k)` from every cell h in
+    every direction d, in the board's order of directions. A search `any(count(x for x in
+    line(B, h, d, k) where D(x) == v) == k for d in directions(B))` is true when one of h's
+    lines of k cells is all of D's value v, and charges one step a direction and one a cell
+    of each line it goes through, up to the first such line (`steps`). Made at the first
+    use, from `line` (boards.line of the board, for k): a ruleset that never asks pays
+    nothing at load."""
+
+    __slots__ = ("cells", "directions", "k", "line", "steps", "full", "through")
+
+    def __init__(self, cells: list, directions: tuple, k: int, line):
+        self.cells = cells
+        self.directions = directions
+        self.k = k
+        self.line = line          # (cell, direction) -> the cells of the line, as line() gives them
+        self.steps: dict = {}     # cell -> [steps finding no line, steps up to direction 0's, 1's, …]
+        self.full: dict = {}      # cell -> [(direction's number, its line)], the lines of k cells
+        self.through: dict = {}   # cell -> [(h, direction's number, line)], the lines of k cells through it
+
+    def made(self) -> "Lines":
+        if not self.steps and self.cells:
+            for h in self.cells:
+                walked = [len(self.directions)]
+                full = []
+                for j, direction in enumerate(self.directions):
+                    line = tuple(self.line(h, direction))
+                    walked.append(walked[-1] + len(line))
+                    if len(line) == self.k:
+                        full.append((j, line))
+                        for x in line:
+                            self.through.setdefault(x, []).append((h, j, line))
+                walked[0] = walked[-1]
+                self.steps[h] = walked
+                if full:
+                    self.full[h] = full
+        return self
+
+    def count(self, members) -> dict:
+        """{cell: the bits of the directions whose line of k cells is all in `members`}, the
+        cells with one such line at least."""
+        out: dict = {}
+        for x in members:
+            for h, j, line in self.through.get(x, ()):
+                if all(y in members for y in line):
+                    out[h] = out.get(h, 0) | 1 << j
+        return out
+
+
+def full_lines(c, number: int, body, cells: list, straight: Lines, wanted) -> dict | None:
+    """{cell: the bits of the directions d in which its line of k cells is all of D's value
+    `wanted`}, the cells with one at least, from the index `number` of D (a pure def of one
+    cell whose evaluation `body` gives): `any(count(x for x in line(B, h, d, k) where D(x) ==
+    wanted) == k for d in directions(B))` for every h at once, kept up to date as cells
+    change. None where they cannot stand for that search: as `near`."""
+    straight.made()
+    if type(wanted) not in KEPT_VALUES or type(wanted) is str:
+        return None
+    index = _fresh(c, number, body, cells)
+    if index is None or index.total:
+        return None
+    kept = index.lines.get(wanted)
+    if kept is None:
+        kept = index.lines[wanted] = {}
+    full = kept.get(straight)
+    if full is None:
+        full = kept[straight] = straight.count(index.cells.get(wanted, ()))
+    return full
+
+
+def _reline(index: Indexed, cell, value, joins: bool) -> None:
+    """A cell's value changed: it is no longer `value` (`joins` false: called while the cell
+    is still among its cells) or is `value` now (true: called once it is among them). The
+    lines through it that are full with it follow, for `value` if its lines are kept."""
+    kept = index.lines.get(value)
+    if kept is None:
+        return
+    members = index.cells[value]
+    for straight, full in kept.items():
+        for h, j, line in straight.through.get(cell, ()):
+            if members.issuperset(line):
+                if joins:
+                    full[h] = full.get(h, 0) | 1 << j
+                else:
+                    left = full[h] & ~(1 << j)
+                    if left:
+                        full[h] = left
+                    else:
+                        del full[h]
+
+
 def _recount(index: Indexed, cell, old, new) -> None:
     """A cell's value went from `old` to `new` (maybe the same): its neighbours' counts follow."""
     around = index.adjacency.get(cell, ())
@@ -230,8 +327,11 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
         value = body(c, zones, reads, cell)
         if type(value) not in KEPT_VALUES:
             raise _Refused(cell)
+        old = _UNSET
         if cell in values:
             old = values[cell]
+            if index.lines and old != value:
+                _reline(index, cell, old, False)
             by_value[old].discard(cell)
             index.total -= steps[cell]
             if index.near:
@@ -244,6 +344,8 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
         if group is None:
             group = by_value[value] = set()
         group.add(cell)
+        if index.lines and old is not _UNSET and old != value:
+            _reline(index, cell, value, True)
         for zone in reads:
             readers[zone]   # listed: an effect on it calls drop (runtime.py)
             entry = watched.get(zone)
