@@ -226,7 +226,7 @@ class Lines:
         self.line = line          # (cell, direction) -> the cells of the line, as line() gives them
         self.steps: dict = {}     # cell -> [steps finding no line, steps up to direction 0's, 1's, …]
         self.full: dict = {}      # cell -> [(direction's number, its line)], the lines of k cells
-        self.through: dict = {}   # cell -> [(h, direction's number, line)], the lines of k cells through it
+        self.through: dict = {}   # cell -> [(h, its direction's bit, the line's other cells)], the lines of k cells through it
 
     def made(self) -> "Lines":
         if not self.steps and self.cells:
@@ -238,8 +238,8 @@ class Lines:
                     walked.append(walked[-1] + len(line))
                     if len(line) == self.k:
                         full.append((j, line))
-                        for x in line:
-                            self.through.setdefault(x, []).append((h, j, line))
+                        for i, x in enumerate(line):
+                            self.through.setdefault(x, []).append((h, 1 << j, line[:i] + line[i + 1:]))
                 walked[0] = walked[-1]
                 self.steps[h] = walked
                 if full:
@@ -251,9 +251,9 @@ class Lines:
         cells with one such line at least."""
         out: dict = {}
         for x in members:
-            for h, j, line in self.through.get(x, ()):
-                if all(y in members for y in line):
-                    out[h] = out.get(h, 0) | 1 << j
+            for h, bit, others in self.through.get(x, ()):
+                if members.issuperset(others):
+                    out[h] = out.get(h, 0) | bit
         return out
 
 
@@ -274,29 +274,36 @@ def full_lines(c, number: int, body, cells: list, straight: Lines, wanted) -> di
         kept = index.lines[wanted] = {}
     full = kept.get(straight)
     if full is None:
-        full = kept[straight] = straight.count(index.cells.get(wanted, ()))
+        full = kept[straight] = straight.count(index.cells.get(wanted) or _NO_CELLS)
     return full
 
 
-def _reline(index: Indexed, cell, value, joins: bool) -> None:
-    """A cell's value changed: it is no longer `value` (`joins` false: called while the cell
-    is still among its cells) or is `value` now (true: called once it is among them). The
-    lines through it that are full with it follow, for `value` if its lines are kept."""
-    kept = index.lines.get(value)
-    if kept is None:
-        return
-    members = index.cells[value]
-    for straight, full in kept.items():
-        for h, j, line in straight.through.get(cell, ()):
-            if members.issuperset(line):
-                if joins:
-                    full[h] = full.get(h, 0) | 1 << j
-                else:
-                    left = full[h] & ~(1 << j)
+def _reline(index: Indexed, cell, old, new) -> None:
+    """A cell's value went from `old` to `new`: the lines through it whose other cells are
+    all of `old` are no longer all of it, those whose other cells are all of `new` are all
+    of it now, for the values whose lines are kept."""
+    lines = index.lines
+    kept = lines.get(old)
+    if kept is not None:
+        members = index.cells.get(old) or _NO_CELLS
+        for straight, full in kept.items():
+            for h, bit, others in straight.through.get(cell, ()):
+                if members.issuperset(others):
+                    left = full[h] & ~bit
                     if left:
                         full[h] = left
                     else:
                         del full[h]
+    kept = lines.get(new)
+    if kept is not None:
+        members = index.cells.get(new) or _NO_CELLS
+        for straight, full in kept.items():
+            for h, bit, others in straight.through.get(cell, ()):
+                if members.issuperset(others):
+                    full[h] = full.get(h, 0) | bit
+
+
+_NO_CELLS = frozenset()
 
 
 def _recount(index: Indexed, cell, old, new) -> None:
@@ -330,8 +337,6 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
         old = _UNSET
         if cell in values:
             old = values[cell]
-            if index.lines and old != value:
-                _reline(index, cell, old, False)
             by_value[old].discard(cell)
             index.total -= steps[cell]
             if index.near:
@@ -345,7 +350,7 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
             group = by_value[value] = set()
         group.add(cell)
         if index.lines and old is not _UNSET and old != value:
-            _reline(index, cell, value, True)
+            _reline(index, cell, old, value)
         for zone in reads:
             readers[zone]   # listed: an effect on it calls drop (runtime.py)
             entry = watched.get(zone)
