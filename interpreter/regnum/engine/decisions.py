@@ -91,7 +91,9 @@ def move_shape(action) -> tuple:
 def move_args(action, move: tuple) -> dict:
     """The arguments of a listed move, as the listing used to make them (a repeated name
     keeps its first place and its last value, as a dict display does)."""
-    names, where, _, _ = move_shape(action)
+    names, where, n, _ = move_shape(action)
+    if n == 1:   # one parameter (the usual case): a display costs a fourth of a comprehension
+        return {names[0]: move[0] if where is None else move[where[0]]}
     if where is None:
         return dict(zip(names, move))
     return {name: move[j] for name, j in zip(names, where)}
