@@ -112,6 +112,10 @@ def move_lister(codegen, action_name: str, params: list, clauses: list, scope: d
 _HELPERS = None
 
 
+_ENV = "e = {'player': player}"
+_READS_ENV = re.compile(r"\be\b")
+
+
 def _helpers() -> dict:
     """What generated listers call, bound once into the code generator's namespace
     (imported late: the engine imports the compiler)."""
@@ -176,7 +180,7 @@ class _Writer:
     def _function(self, fname: str):
         g = self.g
         self.emit(1, "out = []")
-        self.emit(1, "e = {'player': player}")
+        self.emit(1, _ENV)
         self.emit(1, "pl = player")
         for node, hit in self.first:
             self.emit(1, f"if not ({g.src(node, self.scope, self.binds)}):")
@@ -208,6 +212,10 @@ class _Writer:
             self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
         if self.walked_again:   # the steps before the listing, for the walk that makes it again
             self.lines.insert(0, "    s0 = c.steps")
+        # `e` is what domains not written out read: a listing with none makes no dict.
+        made = f"    {_ENV}"
+        if not any(_READS_ENV.search(line) for line in self.lines if line != made):
+            self.lines.remove(made)
         tables, body = table_reads("\n".join(self.lines) + "\n")
         body = "".join(f"{line}\n" for line in tables) + body
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
