@@ -188,6 +188,9 @@ def test_a_def_that_charges_steps_at_a_cell_is_searched_as_written(tmp_path):
      "lined(x, player)", False),
     ("any(count(y for y in line(land, h, d, 2) where owner_of(y) == p) >= 2 for d in directions(land))",
      "lined(x, player)", False),
+    # a line of one cell is a neighbour
+    ("any(count(y for y in line(land, h, d, 1) where owner_of(y) == p) == 1 for d in directions(land))",
+     "lined(x, player)", False),
     ("any(count(y for y in line(land, h, d, 2) where owner_of(y) == p) == 2 for d in [\"east\", \"west\"])",
      "lined(x, player)", False),
     # the same value for every listing only if the player's

@@ -247,7 +247,7 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
 def _line_shape(g, decl):
     """(board, D's declaration, k) when `decl` is `any(count(x for x in line(B, h, d, k) where
     D(x) == p) == k for d in directions(B))`, h and p its two parameters, k a whole number
-    of 1 or more, D a pure def of one cell, B a fixed board; else None."""
+    of 2 or more, D a pure def of one cell, B a fixed board; else None."""
     if decl is None or len(decl.params) != 2:
         return None
     h, p = decl.params
@@ -264,7 +264,7 @@ def _line_shape(g, decl):
     if not (isinstance(compared, ast.Binary) and compared.op == "=="):
         return None
     for counted, k in ((compared.left, compared.right), (compared.right, compared.left)):
-        if not (isinstance(k, ast.IntLit) and k.value >= 1 and isinstance(counted, ast.Aggregate)
+        if not (isinstance(k, ast.IntLit) and k.value >= 2 and isinstance(counted, ast.Aggregate)
                 and counted.func == "count" and not counted.more and counted.cond is not None):
             continue
         x, line = counted.var, counted.source

@@ -220,6 +220,7 @@ class Lines:
     __slots__ = ("cells", "directions", "k", "line", "steps", "full", "through")
 
     def __init__(self, cells: list, directions: tuple, k: int, line):
+        """`k`: 2 or more (a line of one cell is a neighbour, which `near` counts)."""
         self.cells = cells
         self.directions = directions
         self.k = k
@@ -239,7 +240,10 @@ class Lines:
                     if len(line) == self.k:
                         full.append((j, line))
                         for i, x in enumerate(line):
-                            self.through.setdefault(x, []).append((h, 1 << j, line[:i] + line[i + 1:]))
+                            others = line[:i] + line[i + 1:]
+                            # the nearest other cell first: most lines fail there, tested alone
+                            nearest = others[i - 1] if i else others[0]
+                            self.through.setdefault(x, []).append((h, 1 << j, nearest, others))
                 walked[0] = walked[-1]
                 self.steps[h] = walked
                 if full:
@@ -251,7 +255,7 @@ class Lines:
         cells with one such line at least."""
         out: dict = {}
         for x in members:
-            for h, bit, others in self.through.get(x, ()):
+            for h, bit, _, others in self.through.get(x, ()):
                 if members.issuperset(others):
                     out[h] = out.get(h, 0) | bit
         return out
@@ -287,8 +291,8 @@ def _reline(index: Indexed, cell, old, new) -> None:
     if kept is not None:
         members = index.cells.get(old) or _NO_CELLS
         for straight, full in kept.items():
-            for h, bit, others in straight.through.get(cell, ()):
-                if members.issuperset(others):
+            for h, bit, nearest, others in straight.through.get(cell, ()):
+                if nearest in members and members.issuperset(others):
                     left = full[h] & ~bit
                     if left:
                         full[h] = left
@@ -298,8 +302,8 @@ def _reline(index: Indexed, cell, old, new) -> None:
     if kept is not None:
         members = index.cells.get(new) or _NO_CELLS
         for straight, full in kept.items():
-            for h, bit, others in straight.through.get(cell, ()):
-                if members.issuperset(others):
+            for h, bit, nearest, others in straight.through.get(cell, ()):
+                if nearest in members and members.issuperset(others):
                     full[h] = full.get(h, 0) | bit
 
 
