@@ -1,5 +1,5 @@
-"""What the tests of neighbours counted from an index share (test_near_counts.py,
-test_near_reads.py, test_near_lifted.py): the opening of their toy rulesets — eight nodes in a
+"""What the tests of neighbours and lines counted from an index share (test_near_counts.py,
+test_near_reads.py, test_near_lifted.py, test_line_counts.py): the opening of their toy rulesets — eight nodes in a
 ring with a chord, a stone per node at most, and the def whose values the counts answer —, a
 ruleset loaded with kept values or without, and the functions computing a kept def's values."""
 from __future__ import annotations
@@ -29,16 +29,19 @@ def near_mine(x, p, lifted) = any(owner_of(n) == p and n != lifted for n in neig
 """
 
 
-def compiled(tmp_path, text: str, name: str, action: str, kept: bool = True):
-    """(the ruleset, the source of `action`'s first prefer), loaded without the disk cache,
-    with kept values or without (`kept`)."""
+def loaded(tmp_path, text: str, name: str, kept: bool = True):
+    """The ruleset, loaded without the disk cache, with kept values or without (`kept`)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("REGNUM_CACHE_DIR", "off")
         if kept:
-            rules = load(tmp_path, text, name)
-        else:
-            with memo.disabled():
-                rules = load(tmp_path, text, name)
+            return load(tmp_path, text, name)
+        with memo.disabled():
+            return load(tmp_path, text, name)
+
+
+def compiled(tmp_path, text: str, name: str, action: str, kept: bool = True):
+    """(the ruleset, the source of `action`'s first prefer), loaded as `loaded` loads it."""
+    rules = loaded(tmp_path, text, name, kept)
     return rules, rules.model.actions[action].prefers[0].narrow.source
 
 

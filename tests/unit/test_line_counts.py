@@ -14,11 +14,9 @@ from hypothesis import strategies as st
 
 import regnum
 from regnum import Move
-from regnum.compiler import memo
 from regnum.engine import memo as kept
 
-from near_toy import limit_messages, stepped   # tests/unit is on the path of its tests
-from toy_rules import load
+from near_toy import limit_messages, loaded, stepped   # tests/unit is on the path of its tests
 
 RULES = """
 game toy "Toy"
@@ -58,15 +56,8 @@ CELLS = [f"({r},{c})" for r in range(4) for c in range(5)]
 
 
 def _compiled(tmp_path, text: str, name: str, on: bool = True):
-    """(the ruleset, the source of extend's lister), loaded without the disk cache, with kept
-    values or without (`on`)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        if on:
-            rules = load(tmp_path, text, name)
-        else:
-            with memo.disabled():
-                rules = load(tmp_path, text, name)
+    """(the ruleset, the source of extend's lister), with kept values or without (`on`)."""
+    rules = loaded(tmp_path, text, name, on)
     return rules, rules.model.actions["extend"].lister.source
 
 

@@ -173,10 +173,8 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
         return None
     number, cells, adjacency, index = counted
     counts, values = f"_nl{index}", f"_nv{index}"
-    for line in (f"{counts} = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
-                 f"{values} = c.state.memo.indexes[{index}].values if {counts} is not None else None"):
-        if line not in g.prologue:
-            g.prologue.append(line)
+    _before_loops(g, f"{counts} = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
+                  f"{values} = c.state.memo.indexes[{index}].values if {counts} is not None else None")
     test = f"{counts} is not None and type({cell}) in _m_keyed_args"
     answer = [f"_na = {adjacency}.get({cell}, ())",
               "c.steps += len(_na)",
@@ -231,10 +229,8 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
     index = g._index_keys.setdefault((number, board), len(g._index_keys))
     full, steps = f"_lf{index}_{k}", f"_ls{index}_{k}"
     g.ns.setdefault("_m_full", kept.full_lines)
-    for line in (f"{full} = _m_full(c, {index}, _mb{number}, {cells}, {straight}, pl)",
-                 f"{steps} = {straight}.steps"):
-        if line not in g.prologue:
-            g.prologue.append(line)
+    _before_loops(g, f"{full} = _m_full(c, {index}, _mb{number}, {cells}, {straight}, pl)",
+                  f"{steps} = {straight}.steps")
     test = f"{full} is not None and type({cell}) in _m_keyed_args and {cell} in {steps}"
     # The first line found is the lowest bit: its number plus one indexes its steps (none: 0).
     answer = [f"_lb = {full}.get({cell}, 0)",
@@ -242,6 +238,13 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
               "if c.steps > c.max_steps: c.runaway()",
               "ok = _lb != 0"]
     return test, answer
+
+
+def _before_loops(g, *lines: str) -> None:
+    """Add `lines` to what the function being written runs before its loops (once each)."""
+    for line in lines:
+        if line not in g.prologue:
+            g.prologue.append(line)
 
 
 def _line_shape(g, decl):

@@ -166,6 +166,19 @@ def where(c, number: int, body, cells: list, position: dict, wanted, scan, count
     return sorted(found, key=position.__getitem__) if found else []
 
 
+def _stepless(c, number: int, body, cells: list, wanted) -> Indexed | None:
+    """The index `number`, fresh, where what it holds of `wanted` stands for a search over
+    cells that charges one step a cell met: None when the index cannot (see _fresh), when a
+    judging charged steps, or when `wanted` is no key or a text (a comparison of texts the
+    checker did not prove cheap charges steps)."""
+    if type(wanted) not in KEPT_VALUES or type(wanted) is str:
+        return None
+    index = _fresh(c, number, body, cells)
+    if index is None or index.total:
+        return None
+    return index
+
+
 def near(c, number: int, body, cells: list, adjacency: dict, wanted) -> dict | None:
     """{cell: how many of its neighbours D gives `wanted`, one at least}, from the index
     `number` of D: for every cell h at once, whether `any(D(n) == wanted for n in
@@ -173,10 +186,8 @@ def near(c, number: int, body, cells: list, adjacency: dict, wanted) -> dict | N
     stand for that search: the index cannot (see _fresh), a judging charged steps (the
     search charges them for the neighbours it meets), or `wanted` is no key or a text (a
     comparison of texts the checker did not prove cheap charges steps)."""
-    if type(wanted) not in KEPT_VALUES or type(wanted) is str:
-        return None
-    index = _fresh(c, number, body, cells)
-    if index is None or index.total:
+    index = _stepless(c, number, body, cells, wanted)
+    if index is None:
         return None
     counts = index.near.get(wanted)
     if counts is None:
@@ -268,10 +279,8 @@ def full_lines(c, number: int, body, cells: list, straight: Lines, wanted) -> di
     wanted) == k for d in directions(B))` for every h at once, kept up to date as cells
     change. None where they cannot stand for that search: as `near`."""
     straight.made()
-    if type(wanted) not in KEPT_VALUES or type(wanted) is str:
-        return None
-    index = _fresh(c, number, body, cells)
-    if index is None or index.total:
+    index = _stepless(c, number, body, cells, wanted)
+    if index is None:
         return None
     kept = index.lines.get(wanted)
     if kept is None:
