@@ -203,7 +203,9 @@ def test_a_line_counts_its_steps_up_to_the_first_full_one():
     # From a: two directions, then east's two cells, then west's none.
     assert straight.steps["a"] == [4, 4, 4]
     assert straight.steps["c"] == [4, 2, 4]
-    assert straight.full == {"a": [(0, ("b", "c"))], "c": [(1, ("b", "a"))]}
+    # The two lines of two cells, a→b→c and c→b→a, each noted at its cells with the other.
+    assert straight.through == {"b": [("a", 1, "c", ("c",)), ("c", 2, "a", ("a",))],
+                                "c": [("a", 1, "b", ("b",))], "a": [("c", 2, "b", ("b",))]}
     assert straight.count({"b", "c"}) == {"a": 1}
     assert straight.count({"a", "b", "c"}) == {"a": 1, "c": 2}
 

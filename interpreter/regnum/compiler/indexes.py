@@ -194,16 +194,17 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
         def K(h, p) = any(count(x for x in line(B, h, d, k) where D(x) == p) == k
                           for d in directions(B))
 
-    D a pure def of one cell, B a fixed board, k a whole number. Which of each cell's lines
-    are all the player's is kept for the listing from D's index (engine/memo.full_lines, in lines
-    added to g.prologue), and kept up to date by it as cells change: K's value is one lookup,
-    charging what computing it charges (one step a direction and a cell of each line gone
-    through, up to the first found: the lines stand only while D charges none). Nothing can
-    fault there: D was judged at every cell of B without a fault, x is one of B's cells, and
-    B's lines are what line() gives. The value is not kept (a listing asks it once a cell);
-    where the lines cannot answer, K's kept value is looked up or computed, as before (the
-    lines CodeGen.kept_lines writes after these). `args`: the sources of the call's
-    arguments. None: not of that shape, or no prologue to write (outside a listing)."""
+    D a pure def of one cell, B a fixed board, k a whole number of 2 or more. Which of each
+    cell's lines are all the player's is kept for the listing from D's index
+    (engine/memo.full_lines, in lines added to g.prologue), and kept up to date by it as
+    cells change: K's value is one lookup, charging what computing it charges (one step a
+    direction and a cell of each line gone through, up to the first found: the lines stand
+    only while D charges none). Nothing can fault there: D was judged at every cell of B
+    without a fault, x is one of B's cells, and B's lines are what line() gives. The value
+    is not kept (a listing asks it once a cell); where the lines cannot answer, K's kept
+    value is looked up or computed, as before (the lines CodeGen.kept_lines writes after
+    these). `args`: the sources of the call's arguments. None: not of that shape, or no
+    prologue to write (outside a listing)."""
     if not g.memo_enabled or g.memo_verify or g.prologue is None:
         return None
     decl = g.x.program.get(node.func, "def")

@@ -228,7 +228,7 @@ class Lines:
     use, from `line` (boards.line of the board, for k): a ruleset that never asks pays
     nothing at load."""
 
-    __slots__ = ("cells", "directions", "k", "line", "steps", "full", "through")
+    __slots__ = ("cells", "directions", "k", "line", "steps", "through")
 
     def __init__(self, cells: list, directions: tuple, k: int, line):
         """`k`: 2 or more (a line of one cell is a neighbour, which `near` counts)."""
@@ -237,19 +237,19 @@ class Lines:
         self.k = k
         self.line = line          # (cell, direction) -> the cells of the line, as line() gives them
         self.steps: dict = {}     # cell -> [steps finding no line, steps up to direction 0's, 1's, …]
-        self.full: dict = {}      # cell -> [(direction's number, its line)], the lines of k cells
-        self.through: dict = {}   # cell -> [(h, its direction's bit, the line's other cells)], the lines of k cells through it
+        # cell -> [(h, the bit of the line's direction, its other cell nearest to the cell, its
+        # other cells)]: the lines of k cells through the cell
+        self.through: dict = {}
 
     def made(self) -> "Lines":
+        """These lines, made at the first call (then as they are)."""
         if not self.steps and self.cells:
             for h in self.cells:
                 walked = [len(self.directions)]
-                full = []
                 for j, direction in enumerate(self.directions):
                     line = tuple(self.line(h, direction))
                     walked.append(walked[-1] + len(line))
                     if len(line) == self.k:
-                        full.append((j, line))
                         for i, x in enumerate(line):
                             others = line[:i] + line[i + 1:]
                             # the nearest other cell first: most lines fail there, tested alone
@@ -257,8 +257,6 @@ class Lines:
                             self.through.setdefault(x, []).append((h, 1 << j, nearest, others))
                 walked[0] = walked[-1]
                 self.steps[h] = walked
-                if full:
-                    self.full[h] = full
         return self
 
     def count(self, members) -> dict:
