@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import regnum
 from regnum import Move
+from regnum.agents import play_random_game
 from regnum.engine import memo as kept
 
 from near_toy import limit_messages, loaded, stepped   # tests/unit is on the path of its tests
@@ -214,3 +215,17 @@ def test_kingdom_builder_lists_its_tavern_from_the_lines_kept():
     rules = regnum.load("kingdom_builder")
     source = rules.model.actions["build_with_tile"].lister.source
     assert "_m_full(" in source and "(_lb & -_lb).bit_length()" in source
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kingdom_builder_keeps_its_index_and_lines_through_a_game(seed):
+    """A fault while judging or updating an index refuses it quietly (the searches are then
+    made as written): after a whole game, owner_of's index still stands, and every seat's
+    lines kept are those counted afresh from its hexes."""
+    game = play_random_game(regnum.load("kingdom_builder"), 4, seed, coverage=False)
+    assert game.is_over
+    (index,) = game.state.memo.indexes.values()
+    assert index is not None and sorted(index.lines) == [0, 1, 2, 3]
+    for wanted, by_lines in index.lines.items():
+        (straight, full), = by_lines.items()
+        assert full == straight.count(index.cells.get(wanted, set())) and full
