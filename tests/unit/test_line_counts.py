@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import regnum
 from regnum import Move
 from regnum.agents import play_random_game
+from regnum.compiler import indexes
 from regnum.engine import memo as kept
 
 from near_toy import limit_messages, loaded, stepped   # tests/unit is on the path of its tests
@@ -195,6 +196,19 @@ def test_only_lines_all_of_the_players_value_are_kept(tmp_path, body, call, line
     text = text.replace("require lined: lined(x, player)", f"require lined: {call}")
     _, source = _compiled(tmp_path, text, "shape.rules")
     assert ("_m_full(" in source) is lined
+
+
+def test_lines_too_long_to_hold_are_searched_as_written(tmp_path):
+    """Lines of 200 cells on a board of 20: 20 × 6 directions × 200 × 200 cells to hold, past
+    indexes.MOST_LINE_CELLS (a ruleset is untrusted: its lines are made without steps)."""
+    assert 20 * 6 * 200 * 200 > indexes.MOST_LINE_CELLS >= 400 * 6 * 3 * 3   # Kingdom Builder's fit
+    text = RULES.replace("line(land, h, d, 2) where owner_of(y) == p) == 2",
+                         "line(land, h, d, 200) where owner_of(y) == p) == 200")
+    (on, source), (off, _) = _both(tmp_path, text)
+    assert "_m_full(" not in source and "_mf" in source   # its kept values, as before
+    games = [rules.new_game(2, seed=1) for rules in (on, off)]
+    _played(games, [(0, "claim", "(1,1)"), (1, "claim", "(2,2)"), (0, "claim", "(1,2)")])
+    assert _listing(games[0], 1) == _listing(games[1], 1) and _extends(_listing(games[0], 1)) == []
 
 
 def test_a_line_counts_its_steps_up_to_the_first_full_one():

@@ -26,6 +26,11 @@ from ..engine import memo as kept
 # search compares with; the arguments near_lifted reads.
 _READ = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|e\['[A-Za-z_][A-Za-z0-9_]*'\]|-?\d+|'[^'\\]*'|True|False|None)\)*")
 _LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+# The most cells a board's lines of k may hold with each cell's lines through it (cells ×
+# directions × k × k, made once, without steps: a ruleset's lines of hundreds of cells on a
+# board of thousands would take gigabytes): past it, the search is made as written, charging
+# its steps. Kingdom Builder's lines of three hold 21,600.
+MOST_LINE_CELLS = 1_000_000
 
 
 def indexed_search(g, node, scope: dict, binds: dict, counted: bool, write) -> str | None:
@@ -216,6 +221,9 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
     if not isinstance(given, ast.Name) or given.name != "player":
         return None   # the value wanted is the same for the whole listing
     board, dfn, k = shape
+    record = g.x.boards[board]
+    if len(record.nodes) * len(record.directions) * k * k > MOST_LINE_CELLS:
+        return None   # the lines would cost more to make and hold than the searches they save
     function = g._memo_function(dfn, (None,), g._index_bodies)
     if function is None:
         return None
@@ -224,7 +232,6 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
     key = (board, k)
     straight = g._index_lines.get(key)
     if straight is None:
-        record = g.x.boards[board]
         straight = g._index_lines[key] = g.bind(
             kept.Lines(record.nodes, record.directions, k, lambda h, d: boards.line(record, h, d, k)), "ln")
     index = g._index_keys.setdefault((number, board), len(g._index_keys))
