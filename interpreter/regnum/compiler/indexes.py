@@ -237,9 +237,11 @@ def line_test(g, node, args: list) -> tuple[str, list] | None:
     index = g._index_keys.setdefault((number, board), len(g._index_keys))
     full, steps = f"_lf{index}_{k}", f"_ls{index}_{k}"
     g.ns.setdefault("_m_full", kept.full_lines)
-    _before_loops(g, f"{full} = _m_full(c, {index}, _mb{number}, {cells}, {straight}, pl)",
-                  f"{steps} = {straight}.steps")
-    test = f"{full} is not None and type({cell}) in _m_keyed_args and {cell} in {steps}"
+    # Asked at the first cell that needs them: a listing may never reach the require (no
+    # player whose lines are never asked has them kept up to date, move after move).
+    _before_loops(g, f"{full} = _UNSET", f"{steps} = {straight}.steps")
+    asked = f"(_m_full(c, {index}, _mb{number}, {cells}, {straight}, pl) if {full} is _UNSET else {full})"
+    test = f"({full} := {asked}) is not None and type({cell}) in _m_keyed_args and {cell} in {steps}"
     # The first line found is the lowest bit: its number plus one indexes its steps (none: 0).
     answer = [f"_lb = {full}.get({cell}, 0)",
               f"c.steps += {steps}[{cell}][(_lb & -_lb).bit_length()]",
