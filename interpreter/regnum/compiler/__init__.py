@@ -361,11 +361,21 @@ class _Compiler:
         lister = listers.move_lister(codegen, decl.name, params,
                                      [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)], scope,
                                      domains)
+        make_preferring = None
+        if lister is not None and len(prefers) == 1 and prefers[0].narrow is not None \
+                and listers.groups_by_last_loop(params, decl.prefers[0]):
+            def make_preferring(plain=lister, narrow=prefers[0].narrow):   # those it stands for
+                made = listers.preferring_lister(
+                    codegen, decl.name, params, [(c.cond, r.hit, r.level) for c, r in zip(decl.requires, requires)],
+                    scope, domains, decl.prefers[0])
+                if made is not None:
+                    made.plain, made.narrow = plain, narrow
+                return made
         # With a lister, the generic walk's filters are built only if it is ever taken (tests
         # compare the two): compiling them at every load would cost what the lister saves.
         filters = make_filters() if lister is None else None
         return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret,
-                      lister=lister, make_filters=make_filters)
+                      lister=lister, make_filters=make_filters, make_preferring=make_preferring)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

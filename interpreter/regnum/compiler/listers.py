@@ -92,6 +92,38 @@ _RESET = "#kept-from-level-"   # a marker line, replaced when the function is wr
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
+def groups_by_last_loop(params: list, prefer) -> bool:
+    """Whether a prefer's groups are the rounds of a listing's last loop: its `per` names
+    every parameter but the last, in order (and no name is repeated)."""
+    names = [p.name for p in params]
+    return bool(names) and len(set(names)) == len(names) and [n for n, _ in prefer.per] == names[:-1]
+
+
+def preferring_lister(codegen, action_name: str, params: list, clauses: list, scope: dict,
+                      domains: list | None, prefer) -> Callable | None:
+    """`f(ctx, player, None, stop)` -> the moves move_lister lists, narrowed by the action's
+    one prefer, whose `per` names every parameter but the last: listed as the baseline of a
+    game lists them, each group (a round of the last loop) judged by the prefer as soon as
+    it is listed (prefers.group_narrower), so that a move the prefer drops is never made.
+    For listings without coverage (`hits` None); None when the prefer is of another shape.
+
+    It lists, judges and charges what the lister and then the narrowing would, groups in
+    the same order: the same moves and the same steps. What it raises may differ, or come
+    earlier (a prefer that faults is judged before the listing is done): any exception
+    means "list the plain way" (decisions.listed, decisions._exists_keeping), which then
+    does what it always did; so does the lister's hand-over to the generic walk. `.plain`
+    and `.narrow` are the lister and the narrowing it stands for: a caller that finds
+    others in the action (a test that wrapped them) lists the plain way."""
+    from .prefers import group_narrower   # prefers.py imports this module
+    found = group_narrower(codegen, action_name, params, prefer, scope)
+    if found is None:
+        return None
+    try:
+        return _Writer(codegen, action_name, params, clauses, scope, domains, found).function()
+    except (SyntaxError, RecursionError, MemoryError, CompileError):
+        return None
+
+
 def move_lister(codegen, action_name: str, params: list, clauses: list, scope: dict,
                 domains: list | None = None) -> Callable | None:
     """`f(ctx, player, hits, stop)` -> [move…] for one action, or None (fallback); a move is
@@ -131,13 +163,15 @@ def _helpers() -> dict:
                     "_m_FAULTS": decisions._FAULTS,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
-                    "_m_set": set, "_m_zip": zip}
+                    "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused}
     return _HELPERS
 
 
 class _Writer:
-    def __init__(self, codegen, action_name, params, clauses, scope, domains=None):
+    def __init__(self, codegen, action_name, params, clauses, scope, domains=None, group=None):
         self.g = codegen
+        # (name, memo) of the prefer judging each group (preferring_lister), or None
+        self.group = group
         self.domains = domains
         self.name = action_name
         self.params = params
@@ -219,7 +253,8 @@ class _Writer:
         tables, body = table_reads("\n".join(self.lines) + "\n")
         body = "".join(f"{line}\n" for line in tables) + body
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
-        exec(g.compiled(source, f"<regnum moves {self.name}>"), g.ns)
+        kind = "moves" if self.group is None else "moves preferred"
+        exec(g.compiled(source, f"<regnum {kind} {self.name}>"), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated (a lister has no file)
         return fn
@@ -244,10 +279,15 @@ class _Writer:
         last = i == len(self.params) - 1
         if last:
             shared = self._shared_by(i)
+            if self.group is not None and shared is None:
+                self.emit(depth, "grp = []")
             if shared is None:
                 self._checked_loop(i, depth, leaf=True)
             else:
                 self._remembered_leaf(i, depth, shared)
+            if self.group is not None:
+                self._judged_group(i, depth, "grp" if shared is None else f"ok{i}")
+                return
             self.emit(depth, "if out:")
             self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")
             self.emit(depth + 1, f"if len(out) > lim: _m_too_many(c, {self.name!r})")
@@ -297,7 +337,10 @@ class _Writer:
         self.emit(depth, "except _m_FAULTS:")
         self.emit(depth + 1, "c.steps = s0")
         self.emit(depth + 1, f"wa = c.model.actions[{self.name!r}]")
-        self.emit(depth + 1, "return _m_flat(wa, _m_walk(c, wa, player, hits is not None, stop))")
+        if self.group is not None:   # the plain way: the walk, then the narrowing
+            self.emit(depth + 1, "raise _m_Unfused()")
+        else:
+            self.emit(depth + 1, "return _m_flat(wa, _m_walk(c, wa, player, hits is not None, stop))")
 
     def _reset(self, line: str) -> str:
         """A level's marker, replaced by the kept values that start afresh there."""
@@ -406,7 +449,9 @@ class _Writer:
             self.emit(depth + 2, "continue")
         if leaf or stop_first:
             self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")   # `exists`: the first move is enough
-        if leaf:
+        if leaf and self.group is not None:
+            self.emit(depth + 1, f"grp.append({self._choice(i)})")
+        elif leaf:
             self._append_move(depth + 1)
         else:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
@@ -593,8 +638,26 @@ class _Writer:
         for place, number in enumerate(numbers, start=2):
             self.emit(depth + 1, f"n{number} += g{i}[{place}]")
         self.emit(depth, f"if stop and ok{i}: stop = _m_stop(c, stop)")
-        self.emit(depth, f"for {self._choice(i)} in ok{i}:")
-        self._append_move(depth + 1)
+        if self.group is None:   # else ok{i} is the group (_judged_group)
+            self.emit(depth, f"for {self._choice(i)} in ok{i}:")
+            self._append_move(depth + 1)
+
+    def _judged_group(self, i: int, depth: int, group: str) -> None:
+        """The moves of one round of the last loop (the choices in `group`) that the prefer
+        keeps (preferring_lister), after the limit of moves is checked on all of them, as
+        the lister checks it."""
+        name, memo = self.group
+        if "nall = 0" not in self.top:
+            self.top.append("nall = 0")
+            if memo:
+                self.top.append("pmemo = {}")
+        values = "".join(f"v{j}, " for j in range(i))
+        self.emit(depth, f"if {group}:")
+        self.emit(depth + 1, f"nall += len({group})")
+        self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")
+        self.emit(depth + 1, f"if nall > lim: _m_too_many(c, {self.name!r})")
+        self.emit(depth + 1, f"for {self._choice(i)} in {name}(c, pl, {'pmemo' if memo else 'None'}, {values}{group}):")
+        self._append_move(depth + 2)
 
     def _taken(self, i: int) -> list[str]:
         """The earlier choices that are pieces, left out of parameter i's choices afresh."""

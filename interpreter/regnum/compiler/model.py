@@ -179,6 +179,11 @@ class Action:
     # generic walk over params and filters.
     lister: Callable | None = None
     make_filters: Callable | None = None   # () -> the filters
+    # The lister with the action's one prefer judged group by group, for listings without
+    # coverage (listers.preferring_lister); None: the lister, then the narrowing. Made at
+    # its first use (decisions.preferring), by make_preferring: most loads list nothing.
+    preferring: Callable | None = field(default=None, compare=False, repr=False)
+    make_preferring: Callable | None = field(default=None, compare=False, repr=False)
     # (env) -> (player, the parameters' values…): the arguments of `native`, read from a
     # move's env in one call (runtime.run_native makes it on first use).
     native_args: Callable | None = field(default=None, compare=False, repr=False)

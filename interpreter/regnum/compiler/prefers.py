@@ -35,6 +35,25 @@ def prefer_narrower(codegen, action_name: str, params: list, clause, scope: dict
         return None
 
 
+def group_narrower(codegen, action_name: str, params: list, clause, scope: dict) -> tuple[str, bool] | None:
+    """(name, memo) of `f(ctx, player, memo, a0, …, choices)`: what the prefer keeps of one
+    group of moves, given as the values of every parameter but the last (a0, …) and the
+    last one's choices (a value, or a (piece, label) pair) in the listing's order; `memo`
+    is a dict the listing passes to every group (what the narrowing keeps for all its
+    moves: the judgings of the combinations the prefer reads, the calls that read no
+    parameter), or None when the function keeps nothing (`memo` False). For a prefer whose `per` names every parameter but the last, in order:
+    a group is then one round of the listing's last loop, which listers.py judges there,
+    instead of making every move first and grouping them after (the narrowing). None when
+    the prefer is of another shape, or cannot be written."""
+    from .listers import groups_by_last_loop
+    if not groups_by_last_loop(params, clause):
+        return None
+    try:
+        return _Narrower(codegen, action_name, params, clause, scope).function(group=True)
+    except (SyntaxError, RecursionError, MemoryError, CompileError):
+        return None
+
+
 class _Narrower:
     """A prefer judges every legal move after the listing, in the listing's order (a prefer
     that faults must fault on the move the reference faults on, and only once the listing
@@ -64,6 +83,7 @@ class _Narrower:
         labelled = [j for j, p in enumerate(params) if p.encode_pieces]
         label_at = {j: len(params) + k for k, j in enumerate(labelled)}
         self.value_at = {p.name: j for j, p in enumerate(params)}
+        self.params_pieces = [p.encode_pieces for p in params]
         self.arg_at = {p.name: label_at.get(j, j) for j, p in enumerate(params)}
         self.read = [n for n in names if n in used]
         self.per = [n for n, _ in clause.per]
@@ -71,10 +91,11 @@ class _Narrower:
         # Whether the prefer is one kept def's call, its values' steps added up (function).
         self.later = False
 
-    def function(self):
+    def function(self, group: bool = False):
+        """The narrowing; with `group`, (name, memo) of group_narrower's function instead."""
         g = self.g
         g.ns.update(_helpers())
-        fname = f"_prefer{next(g._ids)}"
+        fname = f"_pg{next(g._ids)}" if group else f"_prefer{next(g._ids)}"
         binds = {"player": ("pl", self.scope.get("player", "player"))}
         for j, name in enumerate(self.read):
             binds[name] = (f"v{j}", self.scope.get(name) or "value")
@@ -85,8 +106,12 @@ class _Narrower:
                 if id(n) in g._hoisted:
                     continue
                 number = len(kept)
-                closures += [f"    hq{number} = _UNSET", f"    def hf{number}():", f"        nonlocal hq{number}",
-                             f"        hq{number} = {g.src(n, scope, local)}", f"        return hq{number}"]
+                # By group, a call kept for the narrowing is kept in the listing's memo: the
+                # groups share it as the narrowing's moves do (computed, and charged, once).
+                where = f"memo[(_UNSET, {number})] = " if group else ""
+                start = f"memo.get((_UNSET, {number}), _UNSET)" if group else "_UNSET"
+                closures += [f"    hq{number} = {start}", f"    def hf{number}():", f"        nonlocal hq{number}",
+                             f"        hq{number} = {where}{g.src(n, scope, local)}", f"        return hq{number}"]
                 g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
                 kept.append(id(n))
             g._partial = []
@@ -113,13 +138,20 @@ class _Narrower:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
             g._partial = None
-        lines = ["    pl = player"] + closures + partial + prologue + self._loop(test, first)
-        lines = [f"def {fname}(c, player, found):"] + state_reads("\n".join(lines)) + lines
+        loop = self._group_loop(test, first) if group else self._loop(test, first)
+        lines = ["    pl = player"] + closures + partial + prologue + loop
+        if group:
+            values = "".join(f"a{j}, " for j in range(len(self.names) - 1))
+            head = f"def {fname}(c, player, memo, {values}choices):"
+            filename = f"<regnum prefer {self.action}.{self.clause.name} by group>"
+        else:
+            head, filename = f"def {fname}(c, player, found):", f"<regnum prefer {self.action}.{self.clause.name}>"
+        lines = [head] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
-        exec(g.compiled(source, f"<regnum prefer {self.action}.{self.clause.name}>"), g.ns)
+        exec(g.compiled(source, filename), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated
-        return fn
+        return (fname, self.memo or bool(closures)) if group else fn
 
     def _hoistable(self, binds):
         """(node, scope, binds) of each call the prefer can compute once per narrowing: those
@@ -154,6 +186,40 @@ class _Narrower:
         if re.search(r"\bc\b", source):
             return None
         return node, source, [binds[name][0] for name in self.read if name in read]
+
+    def _group_loop(self, test: list, first: tuple | None) -> list:
+        """_loop over one group's choices (group_narrower): the values of the parameters
+        before the last are the arguments a0, …; the last is each choice. The same tests in
+        the same order, the memo the listing's, the steps added up charged once the group
+        is judged (a listing's groups add up to the narrowing's total)."""
+        last = self.names[-1]
+        pieces = self.params_pieces[-1]
+        lines = ["    acc = 0", "    _me = c.state.memo.entries"] if self.later else []
+        lines.append("    kept = []")
+        if first is not None:
+            lines += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
+        lines += [f"    v{j} = a{self.names.index(name)}" for j, name in enumerate(self.read) if name != last]
+        lines.append("    for ch in choices:")
+        if last in self.read:
+            lines.append(f"        v{self.read.index(last)} = {'ch[0]' if pieces else 'ch'}")
+        if first is not None:
+            _, source, locals_ = first
+            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
+            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
+            lines.append(f"            hs = {source}")
+        if self.memo:
+            read = self.read
+            key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
+            keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
+            lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
+            lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
+            lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
+        else:
+            lines += test
+        lines += ["        if ok:", "            kept.append(ch)"]
+        if self.later:
+            lines += ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
+        return lines + ["    return kept if kept else choices"]
 
     def _loop(self, test: list, first: tuple | None = None) -> list:
         """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as

@@ -422,14 +422,48 @@ def candidates(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]]:
     return _pairs(action, player, listed(ctx, action, player))
 
 
+class Unfused(Exception):
+    """Raised by a lister that judges its prefer group by group (Action.preferring) where
+    the listing is to be made the plain way: the caller lists again, lister then narrowing."""
+
+
+def preferring(action):
+    """The action's lister that judges its prefer group by group (listers.preferring_lister),
+    made at the first call, when the action still has the lister and narrowing it stands
+    for; else None."""
+    fused = action.preferring
+    if fused is None:
+        make = action.make_preferring
+        if make is None:
+            return None
+        action.make_preferring = None   # made once, whatever it gives
+        fused = action.preferring = make()
+        if fused is None:
+            return None
+    if fused.plain is action.lister and fused.narrow is action.prefers[0].narrow:
+        return fused
+    return None
+
+
 def listed(ctx: Ctx, action, player: int) -> list[tuple]:
     """Every legal move (a flat tuple) of `action` for `player`, after requires and prefers:
     each prefer applied by its generated narrowing (compiler/prefers.py, prefer_narrower),
-    which keeps what `_narrow` keeps, or by `_narrow` where none could be generated."""
+    which keeps what `_narrow` keeps, or by `_narrow` where none could be generated.
+    Without coverage, an action's one prefer may be judged group by group as the moves are
+    listed (Action.preferring): the same moves and steps; anything it raises, the listing
+    is made again the plain way, which raises what it should."""
     lister = action.lister
     if lister is None:
         out = _flat(action, _enumerate_generic(ctx, action, player))
     else:   # _listing(ctx, action, player), written out: once per listing of most games
+        if ctx.hits is None and action.prefers:
+            fused = preferring(action)
+            if fused is not None:
+                start = ctx.steps
+                try:
+                    return fused(ctx, player, None, False)
+                except Exception:   # listed again the plain way
+                    ctx.steps = start
         hits: dict | None = {} if ctx.hits is not None else None
         try:
             out = lister(ctx, player, hits, False)
@@ -502,8 +536,9 @@ def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
     walk): `exists` then lists the plain way, which does what it always did."""
     start = ctx.steps
     first = _First()
+    fused = preferring(action) if action.prefers else None
     try:
-        out = action.lister(ctx, player, None, first)
+        out = (action.lister if fused is None else fused)(ctx, player, None, first)
     except BaseException:   # listed again the plain way, which raises or not as it should
         ctx.steps = start
         return None
@@ -513,7 +548,8 @@ def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
     kept = ctx.kept
     if kept is None:
         kept = ctx.kept = {}
-    kept[player, action.name] = (out, ctx.steps - start, len(ctx.undo))
+    # Kept with whether the prefers were applied (then their steps are the listing's).
+    kept[player, action.name] = (out, ctx.steps - start, len(ctx.undo), fused is not None)
     if first.steps is None:
         return False   # a listing that found nothing went to its end: those are its steps
     ctx.steps = first.steps

@@ -408,9 +408,9 @@ class Game:
                     if whole is not None and ctx.steps + whole[1] <= ctx.max_steps:
                         # Listed whole by the `can` before the ask, with the steps it charged
                         # (decisions.exists); past the step limit, listed again to fail there.
-                        found, steps = whole
+                        found, steps, narrowed = whole
                         ctx.steps += steps
-                        if action.prefers:
+                        if action.prefers and not narrowed:
                             found = decisions.preferred(ctx, action, player, found)
                     elif lister is None or action.prefers:
                         found = decisions.listed(ctx, action, player)
@@ -590,7 +590,7 @@ class Game:
         """The listings a `can` made whole during the move that ended (decisions.exists), kept
         for `_list` when no write came after them: they are this position's. (Not written
         out in _apply: a comprehension there would make its locals cells at every move.)"""
-        kept = {key: entry[:2] for key, entry in ctx.kept.items() if entry[2] == written}
+        kept = {key: (entry[0], entry[1], entry[3]) for key, entry in ctx.kept.items() if entry[2] == written}
         ctx.kept = None
         if kept:
             self._cache["kept"] = kept
