@@ -74,7 +74,10 @@ than 20 parameters (fewer when some domains are cached by the values they read: 
 such cache is a `try`), or a require the code generator cannot nest that deep.
 
 Each prefer gets a generated function too (prefers.py, Clause.narrow): it judges the
-moves once they are listed, whichever way, and keeps what decisions._narrow keeps.
+moves once they are listed, whichever way, and keeps what decisions._narrow keeps. An
+action whose one prefer groups its moves by every parameter but the last gets, at its first
+listing without coverage, a second lister (preferring_lister) that has the prefer judge each
+round of the last loop as soon as it is listed: a move the prefer drops is never made.
 """
 from __future__ import annotations
 

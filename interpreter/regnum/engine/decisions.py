@@ -533,7 +533,9 @@ def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
     and charges the steps a listing stopped there charges; the steps of the whole listing
     are kept with it, charged to the listing that takes it. None, with nothing charged,
     when anything went otherwise than a plain listing (a fault, a limit, the generic
-    walk): `exists` then lists the plain way, which does what it always did."""
+    walk): `exists` then lists the plain way, which does what it always did. An action
+    with a preferring lister (Action.preferring) is listed by it: the listing kept is then
+    narrowed already, its steps the prefer's too."""
     start = ctx.steps
     first = _First()
     fused = preferring(action) if action.prefers else None
