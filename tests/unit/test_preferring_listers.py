@@ -2,9 +2,9 @@
 listers.preferring_lister, prefers.group_narrower), against the lister and then the narrowing
 it stands for: the same moves in the same order and the same steps, or it raises and the
 listing is made the plain way, which raises what it should. Which prefers it is made for;
-random prefers per every parameter but the last; a last parameter of pieces; the limits of
-steps and of moves; faults; whole games of Kingdom Builder; a `can`'s listing kept with its
-prefer applied."""
+random prefers per every parameter but the last (faults included); a last parameter of
+pieces; the lister's hand-over to the generic walk; the limits of steps and of moves; whole
+games of Kingdom Builder; a `can`'s listing kept with its prefer applied."""
 from __future__ import annotations
 
 import random
@@ -229,6 +229,45 @@ def test_a_last_parameter_of_pieces(tmp_path):
                       (4, "card 5"),
                       (5, "card 3"), (5, "card 4"), (5, "card 5")]   # none higher than 5: all stay
     assert steps == 25   # the five rows, and each row's four cards (the two 1s are one choice)
+
+
+MIXED = """
+game mixed "Mixed"
+players 2..2
+piece stone:
+    weight: int = 0
+    kind: str = "stone"
+piece card:
+    value: int = 0
+    kind: str = "card"
+zone bag per player: public
+setup:
+    for p in players:
+        create 1 stone(weight: 2) in bag(p) named "heavy"
+        create 1 card(value: 1) in bag(p) named "card"
+        create 1 stone(weight: 0) in bag(p) named "light"
+flow:
+    ask 0 to pick
+action pick(s in bag(player), n in [1, 2]):
+    require heavy: s.kind != "card" and (n > 1 or s.weight > 0)
+    prefer big per s: n == 2
+    pass
+"""
+
+
+def test_a_listing_handed_to_the_walk_is_listed_the_plain_way(tmp_path):
+    """The lister reads `s.weight` once per stone, before the requires that guard it: a card
+    has none, so the listing goes to the generic walk; the preferring lister raises instead,
+    and the listing is made the plain way."""
+    rules = load(tmp_path, MIXED)
+    action = rules.model.actions["pick"]
+    game = rules.new_game(2, 0, coverage=False)
+    ctx = game._ctx(game._state.copy())
+    with pytest.raises(decisions.Unfused):
+        decisions.preferring(action)(ctx, 0, None, False)
+    moves, steps = _compared(game, "pick")
+    assert [dict(args) for args, _ in moves[1]] == [{"s": "heavy", "n": 2}, {"s": "light", "n": 2}]
+    assert steps == 9   # the walk's: three choices of s, two of n for each
 
 
 # ── limits ─────────────────────────────────────────────────────────────────────
