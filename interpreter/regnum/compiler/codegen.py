@@ -441,13 +441,15 @@ class CodeGen:
             return f"c.random_one({source})"
         return f"c.random_many({self.src(node.count, scope, binds)}, {source})"
 
-    def _generator(self, node, scope, binds):
-        """(last python var, `for … in … if …` clauses, element) of `e for x in xs where c …`."""
+    def _generator(self, node, scope, binds, element_narrows: bool = False):
+        """(last python var, `for … in … if …` clauses, element) of `e for x in xs where c …`.
+        `element_narrows`: an item whose element is false counts for nothing (`any`), so
+        the element may narrow the items as a `where` does (_table_narrowed)."""
         inner = dict(binds)
         clauses = []
         var = None
-        for name, source_node, cond_node in [(node.var, node.source, node.cond)] + [
-                (m.var, m.source, m.cond) for m in node.more]:
+        for k, (name, source_node, cond_node) in enumerate([(node.var, node.source, node.cond)] + [
+                (m.var, m.source, m.cond) for m in node.more]):
             self._in_iterable += 1
             try:
                 source = f"_walk(c, {self.iterable(source_node, scope, inner)})"
@@ -457,10 +459,48 @@ class CodeGen:
             item_kind = _item_kind(self.x.kind(source_node, self._kinds(scope, inner)))
             inner = dict(inner)
             inner[name] = (var, item_kind)
+            test = cond_node if cond_node is not None else node.element if element_narrows and k == 0 \
+                and not node.more else None
+            if test is not None:
+                source = self._table_narrowed(name, source_node, test, source, scope, inner) or source
             cond = f" if {self.src(cond_node, scope, inner)}" if cond_node is not None else ""
             clauses.append(f"for {var} in {source}{cond}")
         element = self.src(node.element, scope, inner)
         return var, " ".join(clauses), element
+
+    def _table_narrowed(self, name: str, source_node, test, walked: str, scope, inner) -> str | None:
+        """The items of a comprehension over a fixed board's cells (`walked`, the source that
+        charges them) narrowed to those where a table T has the value v, when the test that
+        keeps an item (its `where`, or the element of an `any`) is `T(x) == v and …`: read
+        from the table's index (State.cells_with), the items skipped being those the test
+        refuses at its first part, which charges nothing and cannot fail there (the source
+        of T(x) == v mentions no context). v, which reads no item, is computed once, after
+        the items are charged, as the first item computes it: a board has cells. `[h for h
+        in land where terrain(h) == castle …]`, `any(terrain(h) == t and free(h) for h in
+        land)`. None for anything else."""
+        from ..check.walk import free_names
+        from .indexes import fixed_board
+        if fixed_board(self, source_node, scope, inner) is None:
+            return None
+        while isinstance(test, ast.Binary) and test.op == "and":
+            test = test.left
+        if not (isinstance(test, ast.Binary) and test.op == "=="):
+            return None
+        source = self.src(test, scope, inner)
+        if _STEPS_OR_CALLS.search(source):   # the state's parts read through `c.state` are no step
+            return None
+        for side, other in ((test.left, test.right), (test.right, test.left)):
+            if not (isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Name)
+                    and side.args[0].name == name and side.func not in scope and side.func not in inner):
+                continue
+            decl = self.x.program.get(side.func)
+            if decl is None or decl.kind != "var" or not decl.per_index:
+                continue
+            board = self.x.boards.get(decl.index)
+            if board is None or board.is_open or name in {n for n, _, _ in free_names(other)}:
+                continue
+            return f"_cells_where(c, {walked}, {side.func!r}, {self.src(other, scope, inner)})"
+        return None
 
     def _ListComp(self, node, scope, binds):
         stepped = self._steps_each(node, scope, binds)
@@ -555,7 +595,7 @@ class CodeGen:
         return self._lazy_sources(node, scope, binds, self._aggregate)
 
     def _aggregate(self, node, scope, binds):
-        var, gen, element = self._generator(node, scope, binds)
+        var, gen, element = self._generator(node, scope, binds, element_narrows=node.func == "any")
         func = node.func
         # Every item is gone through by count, sum, max and min (their faults and steps are
         # the same either way): a list comprehension, which costs less an item than a generator.
@@ -1104,6 +1144,9 @@ _SEARCHING = ("connected", "groups", "distance")
 
 # The source of a plain local, maybe in parentheses: reading it more than once costs nothing.
 _PLAIN = re.compile(r"\(*[A-Za-z_][A-Za-z0-9_]*\)*")
+# A mention of the context in a source, other than a read of the state's parts: a step
+# charged, a helper called, a limit checked.
+_STEPS_OR_CALLS = re.compile(r"\bc\b(?!\.state\.(?:tables|zones|vars|pvars|pieces)\b)")
 
 _INLINE_SIZE = 40     # syntax nodes
 

@@ -130,6 +130,14 @@ def _walk(c, items):
     return items
 
 
+def _cells_where(c, cells, table: str, value):
+    """The cells of `cells` (a fixed board's, charged already) where `table` has `value`,
+    read from the table's index (State.cells_with), for a comprehension whose test refuses
+    the others at its first part (codegen._table_narrowed); all of them without a state."""
+    state = c.state
+    return cells if state is None else state.cells_with(table, cells, value)
+
+
 def _walk_items(c, items):
     """What a builtin that compares or copies items goes through: each item, and each item's
     own items when they are lists, maps or texts (sorting lists compares them item by item)."""
@@ -241,6 +249,6 @@ def _argbest(pairs, highest):
     return out
 
 
-RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed,
+RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed, "_cells_where": _cells_where,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once}
