@@ -475,9 +475,9 @@ class CodeGen:
         from the table's index (State.cells_with), the items skipped being those the test
         refuses at its first part, which charges nothing and cannot fail there (the source
         of T(x) == v mentions no context). v, which reads no item, is computed once, after
-        the items are charged, as the first item computes it: a board has cells. `[h for h
-        in land where terrain(h) == castle …]`, `any(terrain(h) == t and free(h) for h in
-        land)`. None for anything else."""
+        the items are charged, as the first item computes it: a board has cells. `[x for x
+        in board where colour(x) == red …]`, `any(colour(x) == c and empty(x) for x in
+        board)`. None for anything else."""
         from ..check.walk import free_names
         from .indexes import fixed_board
         if fixed_board(self, source_node, scope, inner) is None:
