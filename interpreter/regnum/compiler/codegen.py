@@ -473,11 +473,13 @@ class CodeGen:
         charges them) narrowed to those where a table T has the value v, when the test that
         keeps an item (its `where`, or the element of an `any`) is `T(x) == v and …`: read
         from the table's index (State.cells_with), the items skipped being those the test
-        refuses at its first part, which charges nothing and cannot fail there (the source
-        of T(x) == v mentions no context). v, which reads no item, is computed once, after
-        the items are charged, as the first item computes it: a board has cells. `[x for x
-        in board where colour(x) == red …]`, `any(colour(x) == c and empty(x) for x in
-        board)`. None for anything else."""
+        refuses at its first part, which charges nothing and cannot fail there (its source
+        mentions the context only to read the state; a board's cell is in its tables). v,
+        which reads no item, is computed once, after the items are charged, as the first
+        item computes it (a board has cells), failing where it fails. Not an element that
+        narrows ahead of a second `for`, whose source each item computes and charges.
+        `[x for x in board where colour(x) == red …]`, `any(colour(x) == c and empty(x)
+        for x in board)`. None for anything else."""
         from ..check.walk import free_names
         from .indexes import fixed_board
         if fixed_board(self, source_node, scope, inner) is None:

@@ -41,10 +41,12 @@ def group_narrower(codegen, action_name: str, params: list, clause, scope: dict)
     last one's choices (a value, or a (piece, label) pair) in the listing's order; `memo`
     is a dict the listing passes to every group (what the narrowing keeps for all its
     moves: the judgings of the combinations the prefer reads, the calls that read no
-    parameter), or None when the function keeps nothing (`memo` False). For a prefer whose `per` names every parameter but the last, in order:
-    a group is then one round of the listing's last loop, which listers.py judges there,
-    instead of making every move first and grouping them after (the narrowing). None when
-    the prefer is of another shape, or cannot be written."""
+    parameter), or None when the function keeps nothing (`memo` False).
+
+    For a prefer whose `per` names every parameter but the last, in order: a group is then
+    one round of the listing's last loop, which listers.py judges there, instead of making
+    every move first and grouping them after (the narrowing). None when the prefer is of
+    another shape, or cannot be written."""
     from .listers import groups_by_last_loop
     if not groups_by_last_loop(params, clause):
         return None
