@@ -189,6 +189,25 @@ class _Narrower:
             return None
         return node, source, [binds[name][0] for name in self.read if name in read]
 
+    def _judging(self, test: list, first: tuple | None) -> list:
+        """The lines inside the loop that set `ok` for the move whose values are v0, …: the
+        test `first` judged once per run, then `test`, or the memo's judging of the same
+        values when there is one."""
+        lines = []
+        if first is not None:
+            _, source, locals_ = first
+            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
+            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
+            lines.append(f"            hs = {source}")
+        if not self.memo:
+            return lines + test
+        read = self.read
+        key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
+        keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
+        lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
+        lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
+        return lines + ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
+
     def _group_loop(self, test: list, first: tuple | None) -> list:
         """_loop over one group's choices (group_narrower): the values of the parameters
         before the last are the arguments a0, …; the last is each choice. The same tests in
@@ -204,21 +223,7 @@ class _Narrower:
         lines.append("    for ch in choices:")
         if last in self.read:
             lines.append(f"        v{self.read.index(last)} = {'ch[0]' if pieces else 'ch'}")
-        if first is not None:
-            _, source, locals_ = first
-            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
-            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
-            lines.append(f"            hs = {source}")
-        if self.memo:
-            read = self.read
-            key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
-            keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
-            lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
-            lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
-            lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
-        else:
-            lines += test
-        lines += ["        if ok:", "            kept.append(ch)"]
+        lines += self._judging(test, first) + ["        if ok:", "            kept.append(ch)"]
         if self.later:
             lines += ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
         return lines + ["    return kept if kept else choices"]
@@ -238,19 +243,7 @@ class _Narrower:
             lines += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
         lines.append("    for m in found:")
         lines += [f"        v{j} = m[{self.value_at[name]}]" for j, name in enumerate(read)]
-        if first is not None:
-            _, source, locals_ = first
-            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
-            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
-            lines.append(f"            hs = {source}")
-        if self.memo:
-            key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
-            keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
-            lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
-            lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
-            lines += ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
-        else:
-            lines += test
+        lines += self._judging(test, first)
         if self.later:   # after every move is judged; a move may not end here
             charged = ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
         else:
