@@ -363,6 +363,18 @@ def test_bench_table():
     assert "CPU time" in result.stdout   # the footnote says how it was measured
 
 
+def test_bench_table_to_a_file_keeps_every_column_and_word():
+    """Output that is no terminal (here, the runner's) gets the width the table needs: a
+    ruleset's long name once pushed the table past 80 columns, dropping `same` and cutting
+    words of the notes."""
+    result = run("bench", "lords_ties_use_up_second", "--rounds", "1", "--games", "1", "--load-runs", "0", "-p", "3")
+    header = next(line for line in result.stdout.splitlines() if line.strip().startswith("ruleset"))
+    assert header.split() == ["ruleset", "pl", "games", "games/s", "moves/s", "games/s", "moves/s", "ratio", "same"]
+    words = " ".join(result.stdout.split())
+    assert "same = every seed gave equal move counts and final scores on both sides." in words
+    assert "Each round plays the same seeds on both sides" in words
+
+
 def test_bench_fails_loudly_when_the_baseline_plays_other_games(tmp_path):
     fake = tmp_path / "fake_baseline.py"
     fake.write_text("def bench_game(players, seed, max_moves):\n    return 1, [seed] * players\n")
