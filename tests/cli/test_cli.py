@@ -375,6 +375,16 @@ def test_bench_table_to_a_file_keeps_every_column_and_word():
     assert "Each round plays the same seeds on both sides" in words
 
 
+def test_fuzz_coverage_to_a_file_keeps_the_rules_locations_whole(tmp_path):
+    """The rules a fuzz run never reached are named with their file, line and column, which
+    the table once cut to `rulesets/kingdom_builder.rul…` at 80 columns."""
+    result = run("fuzz", "kingdom_builder", "--games", "3", "--seed", "0", "--workers", "1",
+                 "--failures-dir", str(tmp_path))
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert len(rows) == 14 and "…" not in result.stdout
+    assert all(re.search(r"kingdom_builder\.rules:\d+:\d+ +│ +0 │$", row) for row in rows), rows
+
+
 def test_bench_fails_loudly_when_the_baseline_plays_other_games(tmp_path):
     fake = tmp_path / "fake_baseline.py"
     fake.write_text("def bench_game(players, seed, max_moves):\n    return 1, [seed] * players\n")

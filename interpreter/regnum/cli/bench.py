@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING
 
 import click
 from rich import box
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from .. import compiled, resources
 from ..resources import ruleset_label
 from ..terminal import safe
-from .common import echo, make_console, rules_path, rules_path_flag
+from .common import echo, make_console, rules_path, rules_path_flag, wide_enough
 from .errors import api_error, describe_error, fail
 
 if TYPE_CHECKING:
@@ -50,18 +49,6 @@ def _num(value, digits: int) -> str:
     return f"{value:,.{digits if abs(value) < 100 else 0}f}"
 
 
-_WIDEST = 1_000   # columns a table is measured within (its own width is far less)
-
-
-def _wide_enough(console, table: Table) -> None:
-    """Output that is no terminal (a file, a pipe, a CI log) has no width to keep to: the
-    console takes the width the table needs. At rich's 80 columns for such output, a bench
-    of eight rulesets lost its `same` column and words of its notes."""
-    if not console.is_terminal:
-        needed = Measurement.get(console, console.options.update_width(_WIDEST), table).maximum
-        console.width = max(console.width, needed)
-
-
 def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dict | None, rounds: int) -> None:
     console = make_console()
     table = Table(title="Random playouts (games = seeds per round × rounds)", caption=FOOTNOTE.format(rounds=rounds),
@@ -75,7 +62,7 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
                  _num(row.moves_per_second, 0), _num(row.baseline_games_per_second, 1),
                  _num(row.baseline_moves_per_second, 0), _num(row.ratio, 3), same)
         table.add_row(*(Text(safe(cell)) for cell in cells))
-    _wide_enough(console, table)
+    wide_enough(console, table)
     console.print(table)
     if load or copy_us or memory:
         costs = Table(title="Load and copy", caption="load = regnum.load (parse, check, compile), CPU ms; cold = first "

@@ -13,7 +13,7 @@ from rich.text import Text
 from ..resources import ruleset_label
 from ..terminal import safe
 from .simulate_cmd import late_progress_bar
-from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag
+from .common import backend_flags, checked_backend, chosen_limits, limit_flag, load_ruleset, make_console, option_flag, option_values, rules_path, rules_path_flag, wide_enough
 
 if TYPE_CHECKING:
     from ..fuzz import FuzzReport
@@ -66,6 +66,7 @@ def _print_report(report: FuzzReport, ruleset: str, show_all: bool) -> None:
         style = "yellow" if row.hits == 0 else None
         table.add_row(*(Text(safe(cell), style=style) for cell in (row.kind, row.rule, row.location, str(row.hits))))
     if rows:
+        wide_enough(console, table)
         console.print(table)
     elif not show_all:
         console.print(Text(f"rule coverage: every one of the {len(report.coverage)} rules was reached "
