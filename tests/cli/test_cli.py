@@ -179,6 +179,15 @@ def test_list(rules):
     assert f"{rules.min_players}–{rules.max_players}" in result.stdout
 
 
+def test_list_to_a_file_writes_each_path_whole():
+    rows = [line for line in run("list").stdout.splitlines() if line.startswith("│")]
+    paths = resources.bundled_names()
+    assert len(rows) == len(paths)   # one line a ruleset: no path folded onto a second
+    for row in rows:
+        name, _, path = (cell.strip() for cell in row.strip("│").split("│"))
+        assert path == str(paths[name])
+
+
 def test_list_names_are_accepted_by_check():
     names = run("list", "--names").stdout.split()
     assert "kings_road" in names

@@ -16,7 +16,7 @@ import regnum
 
 from .. import resources
 from ..terminal import safe
-from .common import chosen_limits, echo, limit_flag, make_console, rules_path, rules_path_flag
+from .common import chosen_limits, echo, limit_flag, make_console, rules_path, rules_path_flag, wide_enough
 from .errors import api_error, describe_error
 
 
@@ -150,4 +150,6 @@ def list_rulesets(names: bool, as_json: bool) -> None:
     for row in rows:
         players = "error" if row["min_players"] is None else f"{row['min_players']}–{row['max_players']}"
         table.add_row(Text(safe(row["name"])), Text(players), Text(safe(row["path"])))
-    make_console().print(table)
+    console = make_console()
+    wide_enough(console, table)   # to a file, each path whole on its line
+    console.print(table)
