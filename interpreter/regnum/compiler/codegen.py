@@ -488,9 +488,6 @@ class CodeGen:
             test = test.left
         if not (isinstance(test, ast.Binary) and test.op == "=="):
             return None
-        source = self.src(test, scope, inner)
-        if _STEPS_OR_CALLS.search(source):   # the state's parts read through `c.state` are no step
-            return None
         for side, other in ((test.left, test.right), (test.right, test.left)):
             if not (isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Name)
                     and side.args[0].name == name and side.func not in scope and side.func not in inner):
@@ -501,6 +498,9 @@ class CodeGen:
             board = self.x.boards.get(decl.index)
             if board is None or board.is_open or name in {n for n, _, _ in free_names(other)}:
                 continue
+            # Written out only for a test of this shape (every comprehension meets this check).
+            if _STEPS_OR_CALLS.search(self.src(test, scope, inner)):   # `c.state` reads are no step
+                return None
             return f"_cells_where(c, {walked}, {side.func!r}, {self.src(other, scope, inner)})"
         return None
 
