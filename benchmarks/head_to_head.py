@@ -2,13 +2,15 @@
 
 `regnum bench` runs every ruleset one after the other, and on a noisy machine a gain of
 a tenth can drown between two of its runs. Here two checkouts (a worktree of an earlier
-commit and this one, say) play the same four-player random games, coverage off, one
+commit and this one, say) play the same four-player random games, coverage off (on with
+`--coverage`, as `regnum fuzz` plays), one
 subprocess per side and round, the order of the sides alternating from round to round, each
 after a warm-up game; the figures are the medians of the rounds, in CPU seconds, and their
 ratio. Each side imports its own `interpreter/` and keeps its own cache of generated code.
 
     git worktree add /tmp/before <commit>
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --games 30 --rounds 5
+    .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --coverage
 
 Used for the figures of docs/performance.md ("At the fourteenth step").
 """
@@ -27,18 +29,19 @@ import sys, time
 import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
-play_random_game(rules, 4, 10_000, coverage=False)   # warm-up
+coverage = sys.argv[3] == "on"
+play_random_game(rules, 4, 10_000, coverage=coverage)   # warm-up
 start = time.process_time()
 for seed in range(int(sys.argv[2])):
-    play_random_game(rules, 4, seed, coverage=False)
+    play_random_game(rules, 4, seed, coverage=coverage)
 print(time.process_time() - start)
 """
 
 
-def _round(checkout: Path, cache: Path, ruleset: str, games: int) -> float:
+def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False) -> float:
     env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
                PYTHONHASHSEED="0")
-    out = subprocess.run([sys.executable, "-c", _TIMER, ruleset, str(games)], env=env,
+    out = subprocess.run([sys.executable, "-c", _TIMER, ruleset, str(games), "on" if coverage else "off"], env=env,
                          capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -50,6 +53,7 @@ def main(argv=None) -> int:
     parser.add_argument("ruleset", help="a bundled ruleset's name, or a .rules file")
     parser.add_argument("--games", type=int, default=30, help="games per round and side (default 30)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--coverage", action="store_true", help="count coverage, as `regnum fuzz` does")
     args = parser.parse_args(argv)
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     for name, checkout in sides.items():
@@ -64,10 +68,12 @@ def main(argv=None) -> int:
         for r in range(args.rounds):
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for name in order:
-                times[name].append(_round(sides[name], caches[name], args.ruleset, args.games))
+                times[name].append(_round(sides[name], caches[name], args.ruleset, args.games,
+                                           args.coverage))
             print(f"round {r + 1}: " + ", ".join(f"{name} {times[name][-1]:.3f} s" for name in sides))
     before, after = (statistics.median(times[name]) for name in sides)
-    print(f"medians of {args.rounds} rounds, {args.games} games each: before {before:.3f} s "
+    print(f"medians of {args.rounds} rounds, {args.games} games each"
+          f"{', coverage counted' if args.coverage else ''}: before {before:.3f} s "
           f"({args.games / before:.1f} games/s), after {after:.3f} s ({args.games / after:.1f} games/s): "
           f"after/before = {after / before:.3f}")
     return 0

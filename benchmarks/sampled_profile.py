@@ -12,6 +12,7 @@ played count (under `play_random_game`), not the import nor the load.
 
     .venv/bin/python benchmarks/sampled_profile.py kings_road --games 1500
     .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 150 --lines _prefer
+    .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 100 --coverage   # as fuzz plays
     .venv/bin/python benchmarks/sampled_profile.py --raw saved.txt --top 20   # a record made before
 
 Used for the profiles of docs/performance.md ("At the fifteenth step").
@@ -36,7 +37,7 @@ import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
 for seed in range(int(sys.argv[2])):
-    play_random_game(rules, 4, seed, coverage=False)
+    play_random_game(rules, 4, seed, coverage=sys.argv[3] == "on")
 """
 
 
@@ -103,10 +104,10 @@ def report(samples, top: int = 30, needle: str | None = None) -> list[str]:
     return out
 
 
-def record(ruleset: str, games: int, rate: int, spy: str, into: Path) -> None:
+def record(ruleset: str, games: int, rate: int, spy: str, into: Path, coverage: bool = False) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"))
     subprocess.run([spy, "record", "--rate", str(rate), "--format", "raw", "--output", str(into), "--",
-                    sys.executable, "-c", _PLAYER, ruleset, str(games)],
+                    sys.executable, "-c", _PLAYER, ruleset, str(games), "on" if coverage else "off"],
                    env=env, check=True, capture_output=True)
 
 
@@ -117,6 +118,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=int, default=1000, help="samples a second (default 1000)")
     parser.add_argument("--top", type=int, default=30, help="rows of each table (default 30)")
     parser.add_argument("--lines", metavar="NAME", help="the lines of the functions whose name holds NAME")
+    parser.add_argument("--coverage", action="store_true",
+                        help="count coverage while playing, as `regnum fuzz` does (default: off, as `regnum bench`)")
     parser.add_argument("--raw", type=Path, help="read this record of py-spy's instead of making one")
     parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy to run (default: on PATH)")
     args = parser.parse_args(argv)
@@ -130,7 +133,7 @@ def main(argv=None) -> int:
             return 2
         with tempfile.TemporaryDirectory() as folder:
             into = Path(folder) / "record.txt"
-            record(args.ruleset, args.games, args.rate, args.py_spy, into)
+            record(args.ruleset, args.games, args.rate, args.py_spy, into, args.coverage)
             text = into.read_text(encoding="utf-8").splitlines()
     print("\n".join(report(read_raw(text), args.top, args.lines)))
     return 0

@@ -716,8 +716,8 @@ def test_a_require_equal_to_a_variable_per_cell_lists_from_its_index_without_cov
     """`hue_of(h) == wanted` after `free`, which can neither fail nor charge a step: without
     coverage, the lister goes through the cells of the wanted hue only, read from an index
     of the table (built once, kept on the table, which nothing writes after the setup), and
-    lists what it lists with coverage, with the same steps; with coverage it judges every
-    cell, counting each exclusion under the require that makes it."""
+    lists what it lists with coverage, with the same steps; with coverage it counts each
+    exclusion under the require that makes it (the cells it skips too: test_counted_apart.py)."""
     from listings import observe
     game = _game(tmp_path, TABLE_RULES)
     action = game.model.actions["build"]

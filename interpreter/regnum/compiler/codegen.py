@@ -106,6 +106,9 @@ class CodeGen:
         # Searches answered by an index (indexes.py): a number per (def, board), and the
         # names of each board's cells and positions.
         self._index_keys: dict = {}
+        # (zone family, a parameter's choices) -> {choice: its zone's key}, and ("body", id of
+        # that map) -> the test of its emptiness: the zone tests listers count apart (listers.py)
+        self.zone_keys: dict = {}
         self._index_boards: dict = {}
         self._index_lines: dict = {}   # (board, k) -> the name of its Lines (indexes.line_test)
         self._index_bodies: dict = {}   # (def, kinds) -> its body's functions, as _memos

@@ -56,10 +56,13 @@ happens. So it keeps the walk's order of work:
   is written out once per value when that lets the code generator compute something at
   load (CodeGen._known: a step in that direction read from the board's table, `rises[way]`);
   each copy is a loop over its one value, so that the work and its order stay the loop's.
-- when coverage is not counted, a loop over a fixed board's cells whose requires hold
-  `T(x) == v` (T a variable per cell) goes only through the cells where T is v, read from
-  an index of the table (State.cells_with), when nothing before that require can fail or
-  charge a step for the cells it skips (`_narrowed`): the same moves, faults and steps.
+- a loop over a fixed board's cells whose requires hold `T(x) == v` (T a variable per
+  cell) goes only through the cells where T is v, read from an index of the table
+  (State.cells_with), when nothing before that require can fail or charge a step for the
+  cells it skips (`_narrowed`): the same moves, faults and steps. With coverage counted,
+  the cells skipped are counted under the require that would refuse each: that one, or
+  the one zone test before it (`free(x)`), whose refusals are read from an index of the
+  zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -90,7 +93,11 @@ from .codegen import _size, state_reads, table_reads
 from .conditions import loops_pay, truth_lines
 from .expressions import CompileError
 from .indexes import fixed_board
+from ..engine.memo import emptiness
 
+# Whether a lister counts apart the choices it skips with coverage counted (_counted_apart);
+# False: it goes through every choice then (tests compare the two).
+COUNT_APART = True
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
@@ -156,7 +163,7 @@ def _helpers() -> dict:
     (imported late: the engine imports the compiler)."""
     global _HELPERS
     if _HELPERS is None:
-        from ..engine import decisions
+        from ..engine import decisions, memo as kept
         from .prefers import KEYED
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
                     "_m_choices": decisions._piece_choices,
@@ -166,7 +173,8 @@ def _helpers() -> dict:
                     "_m_FAULTS": decisions._FAULTS,
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
-                    "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused}
+                    "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused,
+                    "_m_apart": kept.refused_apart}
     return _HELPERS
 
 
@@ -460,9 +468,9 @@ class _Writer:
             self.emit(depth + 1, f"ok{i}.append({self._choice(i)})")
 
     def _narrowed(self, i: int, depth: int) -> str:
-        """The choices of parameter i its loop goes through: it{i}, or, when coverage is not
-        counted, only those a require `T(x) == v` lets through, read from the index of table
-        T (State.cells_with) instead of judging every cell.
+        """The choices of parameter i its loop goes through: it{i}, or only those a require
+        `T(x) == v` lets through, read from the index of table T (State.cells_with) instead
+        of judging every cell.
 
         Exact, because the loop still judges every require of the choices it goes through,
         and the others would have been refused by that require, or before it by requires
@@ -473,20 +481,29 @@ class _Writer:
         (they mention no context); if one fails, the loop goes through every choice and
         meets the failure where the requires would. The steps are those of the full loop:
         its choices are charged before it, and the requires that charge steps are judged
-        on the same choices."""
+        on the same choices.
+
+        With coverage counted, every choice skipped is still counted, under the first
+        require that would have refused it (_counted_apart): the narrowing require, or the
+        one zone test before it. With two zone tests before it, a choice's first refusal
+        needs both its zones: the loop then goes through every choice."""
         param = self.params[i]
         if param.fixed is None or param.encode_pieces:
             return f"it{i}"
-        branches = []   # (condition that selects the branch or None, source of the choices or None)
-        for node, _ in self.at[i]:
+        branches = []   # (condition that selects the branch or None, source of the choices or None, counting)
+        tests = []   # the zone tests met so far: (node, hit)
+        for node, hit in self.at[i]:
             if self._safe_require(i, node):
+                tests.append((node, hit))
                 continue
             guard, test = None, node
             if isinstance(node, ast.Binary) and node.op == "or":
                 guard = self._once(i, node.left)
                 if guard is not None:
                     test = node.right
-            branches.append((guard, self._narrowing(i, test)))
+            narrowing = self._narrowing(i, test)
+            counting = self._counted_apart(i, narrowing, tests, hit) if narrowing is not None else None
+            branches.append((guard, narrowing, counting))
             if guard is None:
                 break
         while branches and branches[-1][1] is None:   # a last branch that narrows nothing
@@ -495,19 +512,85 @@ class _Writer:
             return f"it{i}"
         self.emit(depth, f"w{i} = it{i}")
         self.emit(depth, "if hits is None:")
-        self.emit(depth + 1, "try:")
-        for k, (guard, narrowing) in enumerate(branches):
-            inner = depth + 3
-            if guard is not None:
-                self.emit(depth + 2, f"{'if' if k == 0 else 'elif'} not ({guard}):")
-            elif k:
-                self.emit(depth + 2, "else:")
-            else:   # the first require that is not safe narrows every time
-                inner = depth + 2
-            self.emit(inner, "pass" if narrowing is None else f"w{i} = {narrowing}")
-        self.emit(depth + 1, "except _m_FAULTS:")
-        self.emit(depth + 2, f"w{i} = it{i}")
+        self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
+        if self.group is None and any(counting for _, _, counting in branches):   # a group: no coverage
+            self.emit(depth, "else:")
+            self._branches(i, depth + 1, [(guard, counting) for guard, _, counting in branches])
         return f"w{i}"
+
+    def _branches(self, i: int, depth: int, branches: list) -> None:
+        """The choice of the narrowing by the requires' guards (_narrowed): each branch's
+        lines (None: every choice), within a `try` whose fault means every choice."""
+        self.emit(depth, "try:")
+        for k, (guard, lines) in enumerate(branches):
+            inner = depth + 2
+            if guard is not None:
+                self.emit(depth + 1, f"{'if' if k == 0 else 'elif'} not ({guard}):")
+            elif k:
+                self.emit(depth + 1, "else:")
+            else:   # the first require that is not safe narrows every time
+                inner = depth + 1
+            for line in lines or ["pass"]:
+                self.emit(inner, line)
+        self.emit(depth, "except _m_FAULTS:")
+        self.emit(depth + 1, f"w{i} = it{i}")
+
+    def _counted_apart(self, i: int, narrowing: str, tests: list, hit: str) -> list[str] | None:
+        """The lines of a narrowing with coverage counted: the choices skipped counted under
+        the zone test before the narrowing require that refuses them (a cell's zone empty,
+        or not empty: how many of the cells have it is read at once from their zones,
+        `_m_apart`), the others under that require; the choices it lets through are judged
+        by the loop. None when that cannot be exact: two zone tests before it (a cell's
+        first refusal would need both), or a zone whose key is not known at load for every
+        cell. Every line that can fail comes before the first count."""
+        if not COUNT_APART:
+            return None
+        for _, counted in self.at[i]:   # numbered in the loop's order, as the loop would number them
+            self.counters.setdefault(counted, len(self.counters))
+        skipped = f"len(it{i}) - len(wn)"
+        lines = [f"wn = {narrowing}"]
+        if len(tests) > 1:
+            return None
+        if tests:
+            node, first = tests[0]
+            found = self._zone_keys(i, node)
+            if found is None:
+                return None
+            keys, empty_refused = found
+            g = self.g
+            number = g._index_keys.setdefault(("empty", id(keys)), len(g._index_keys)) if g.memo_enabled else None
+            body = g.bind(g.zone_keys["body", id(keys)], "ckb")
+            lines.append(f"na = _m_apart(c, {number}, {body}, {g.bind(keys, 'ck')}, wn, {empty_refused})")
+            lines.append(f"n{self.counters[first]} += na")
+            skipped += " - na"
+        lines += [f"n{self.counters[hit]} += {skipped}", f"w{i} = wn"]
+        return lines
+
+    def _zone_keys(self, i: int, node) -> tuple[dict, bool] | None:
+        """({choice: the key of its zone}, whether an empty zone is refused) of a zone test
+        of parameter i (_safe_require), the keys read at load from the zone family's; None
+        when a choice has no zone of the family, or two choices one zone."""
+        source = self._plain(node)
+        family = re.search(r"(?<![\w])(_z\d+)\[", source)
+        keys = self.g.ns.get(family.group(1)) if family is not None else None
+        if keys is None:
+            return None
+        fixed = self.params[i].fixed
+        try:
+            known = (family.group(1), tuple(fixed))
+            made = self.g.zone_keys.get(known)
+            if made is None:
+                made = {cell: keys[cell] for cell in fixed}
+        except Exception:   # a choice that is no key, or has no zone of the family (its test fails where met)
+            return None
+        if len(made) != len(fixed) or len(set(made.values())) != len(made):
+            return None
+        if known not in self.g.zone_keys:
+            self.g.zone_keys[known] = made
+            self.g.zone_keys["body", id(made)] = emptiness(made)
+        cells = made
+        negations = re.match(r"[(]*((?:not )*)", source).group(1).count("not ")
+        return cells, negations % 2 == 0
 
     def _plain(self, node) -> str | None:
         """The source of an expression written out in full (no kept value), when it mentions

@@ -166,6 +166,35 @@ def where(c, number: int, body, cells: list, position: dict, wanted, scan, count
     return sorted(found, key=position.__getitem__) if found else []
 
 
+def emptiness(keys: dict):
+    """The body (as `_judge` calls it) of the test whether a cell's zone is empty, `keys`
+    giving each cell's zone key: the index of a zone test a listing skips cells of
+    (refused_apart)."""
+    def body(c, zones, reads, cell):
+        key = keys[cell]
+        reads.append(key)
+        return not zones[key]
+    return body
+
+
+def refused_apart(c, number, body, keys: dict, kept, empty_refused: bool) -> int:
+    """How many of the cells of `keys` (cell -> the key of its zone) outside `kept` (some of
+    them) a require on their zone refuses: those whose zone is empty (`empty_refused`), or
+    not empty. For a lister that skips the cells outside `kept` with coverage counted
+    (compiler/listers.py, `_counted_apart`). Read from the index `number` of the zones'
+    emptiness (`body`, made by `emptiness`), whose cells are judged again only when their
+    zone changed; with no index (`number` None, no state), from every zone at once. Charges
+    nothing: a zone test charges no step."""
+    index = _fresh(c, number, body, keys) if number is not None else None
+    if index is None:
+        zones = c.state.zones
+        full = len(keys) - list(map(len, map(zones.__getitem__, keys.values()))).count(0)
+        full -= sum(map(bool, map(zones.__getitem__, map(keys.__getitem__, kept))))
+        return len(keys) - len(kept) - full if empty_refused else full
+    refused = index.cells.get(empty_refused)
+    return len(refused) - len(refused.intersection(kept)) if refused else 0
+
+
 def _stepless(c, number: int, body, cells: list, wanted) -> Indexed | None:
     """The index `number`, fresh, where what it holds of `wanted` stands for a search over
     cells that charges one step a cell met: None when the index cannot (see _fresh), when a
