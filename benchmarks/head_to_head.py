@@ -29,7 +29,7 @@ import sys, time
 import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
-coverage = sys.argv[3] == "on"
+coverage = sys.argv[3:] == ["coverage"]
 play_random_game(rules, 4, 10_000, coverage=coverage)   # warm-up
 start = time.process_time()
 for seed in range(int(sys.argv[2])):
@@ -41,8 +41,8 @@ print(time.process_time() - start)
 def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False) -> float:
     env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
                PYTHONHASHSEED="0")
-    out = subprocess.run([sys.executable, "-c", _TIMER, ruleset, str(games), "on" if coverage else "off"], env=env,
-                         capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", _TIMER, ruleset, str(games)] + (["coverage"] if coverage else [])
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -68,8 +68,8 @@ def main(argv=None) -> int:
         for r in range(args.rounds):
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for name in order:
-                times[name].append(_round(sides[name], caches[name], args.ruleset, args.games,
-                                           args.coverage))
+                counted = {"coverage": True} if args.coverage else {}
+                times[name].append(_round(sides[name], caches[name], args.ruleset, args.games, **counted))
             print(f"round {r + 1}: " + ", ".join(f"{name} {times[name][-1]:.3f} s" for name in sides))
     before, after = (statistics.median(times[name]) for name in sides)
     print(f"medians of {args.rounds} rounds, {args.games} games each"

@@ -37,7 +37,7 @@ import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
 for seed in range(int(sys.argv[2])):
-    play_random_game(rules, 4, seed, coverage=sys.argv[3] == "on")
+    play_random_game(rules, 4, seed, coverage=sys.argv[3:] == ["coverage"])
 """
 
 
@@ -107,7 +107,7 @@ def report(samples, top: int = 30, needle: str | None = None) -> list[str]:
 def record(ruleset: str, games: int, rate: int, spy: str, into: Path, coverage: bool = False) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"))
     subprocess.run([spy, "record", "--rate", str(rate), "--format", "raw", "--output", str(into), "--",
-                    sys.executable, "-c", _PLAYER, ruleset, str(games), "on" if coverage else "off"],
+                    sys.executable, "-c", _PLAYER, ruleset, str(games)] + (["coverage"] if coverage else []),
                    env=env, check=True, capture_output=True)
 
 

@@ -45,3 +45,31 @@ def test_a_round_plays_the_games_in_a_process_of_its_own(tmp_path):
 def test_a_folder_that_is_no_checkout_is_refused(tmp_path, capsys):
     assert _module().main([str(tmp_path), str(ROOT), "kings_road"]) == 2
     assert "is not a checkout of regnum (no interpreter/regnum)" in capsys.readouterr().err
+
+
+def test_coverage_is_counted_on_both_sides_when_asked(monkeypatch, capsys):
+    module = _module()
+    counted: list[bool] = []
+
+    def fake_round(checkout, cache, ruleset, games, coverage=False):
+        counted.append(coverage)
+        return 1.0
+    monkeypatch.setattr(module, "_round", fake_round)
+    assert module.main([str(ROOT), str(ROOT), "kingdom_builder", "--games", "2", "--rounds", "2", "--coverage"]) == 0
+    assert counted == [True, True, True, True]
+    assert capsys.readouterr().out.splitlines()[2].startswith("medians of 2 rounds, 2 games each, coverage counted: ")
+
+
+def test_a_round_counts_coverage_in_its_process_when_asked(tmp_path, monkeypatch):
+    """The timed process is told to count coverage by one more argument, and plays so."""
+    module = _module()
+    seen = []
+
+    def run(command, **kwargs):
+        seen.append(command[3:])
+        return type("Done", (), {"stdout": "0.5\n"})()
+    monkeypatch.setattr(module.subprocess, "run", run)
+    assert module._round(ROOT, tmp_path, "kings_kilt", 1, coverage=True) == 0.5
+    assert module._round(ROOT, tmp_path, "kings_kilt", 1) == 0.5
+    assert seen == [["kings_kilt", "1", "coverage"], ["kings_kilt", "1"]]
+    assert "coverage = sys.argv[3:] == [\"coverage\"]" in module._TIMER
