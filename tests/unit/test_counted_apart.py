@@ -181,3 +181,34 @@ def test_kingdom_builder_counts_the_hexes_it_skips(tmp_path):
         assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
         assert a.hits == b.hits and a.peak_steps == b.peak_steps
         assert a.hits["require:build.free"] > 0 and a.hits["require:build.on_card"] > 0
+
+
+def test_the_index_of_the_zones_is_built_at_a_states_second_count(tmp_path):
+    """A state listed once (a copy, a game read back) counts from the zones themselves; from
+    its second count on, from the index of the zones' emptiness, judged again only where a
+    zone changed. The counts are the same either way."""
+    from regnum.engine import memo as kept
+    rules = _loaded(tmp_path, RULES, True)
+    game = rules.new_game(2, 0)
+    number = int(re.search(r"_m_apart\(c, (\d+),", _apart(rules, "claim")[0]).group(1))
+    for _ in range(3):
+        game = game.copy()
+        indexes = game._state.memo.indexes
+        assert number not in indexes and (kept._MET, number) not in indexes
+        seat = game.to_move[0]
+        before = dict(game.hits)
+        game.legal_moves(seat)   # lists every action once: several count apart
+        indexes = game._state.memo.indexes
+        assert isinstance(indexes.get(number), kept.Indexed)   # the second count built it
+        first = {k: v - before.get(k, 0) for k, v in game.hits.items()}
+        game._cache = {}   # listed again, from the index now
+        game.legal_moves(seat)
+        assert {k: v - before.get(k, 0) - first[k] for k, v in game.hits.items()} == first
+        assert first["require:claim.matching"] > 0 and first["require:crown.taken"] > 0
+        game.play(next(m for m in game.legal_moves(seat) if m.action == "claim"))
+    once = rules.new_game(2, 0).copy()
+    once._state.memo = kept.EMPTY
+    ctx = once._ctx(once._state)
+    action = rules.model.actions["claim"]
+    assert action.lister(ctx, 0, {}, False)   # one count: no index
+    assert number not in once._state.memo.indexes and (kept._MET, number) in once._state.memo.indexes

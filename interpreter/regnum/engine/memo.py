@@ -33,7 +33,9 @@ class Memo:
         self.size = 0    # readers listed, all zones together (bounded: see keep)
         self.hits = 0    # values met again (tests read it: the path was taken)
         self.kept = 0    # values kept
-        self.indexes: dict = {}   # number -> Indexed, or None: refused for this state (see where)
+        # number -> Indexed, or None: refused for this state (see where); (_MET, number) ->
+        # True: a count made once without the index (refused_apart)
+        self.indexes: dict = {}
         self.watched: dict = {}   # zone key -> the (Indexed, cell) whose value read it
 
     def forget(self) -> None:
@@ -181,18 +183,33 @@ def refused_apart(c, number, body, keys: dict, kept, empty_refused: bool) -> int
     """How many of the cells of `keys` (cell -> the key of its zone) outside `kept` (some of
     them) a require on their zone refuses: those whose zone is empty (`empty_refused`), or
     not empty. For a lister that skips the cells outside `kept` with coverage counted
-    (compiler/listers.py, `_counted_apart`). Read from the index `number` of the zones'
-    emptiness (`body`, made by `emptiness`), whose cells are judged again only when their
-    zone changed; with no index (`number` None, no state), from every zone at once. Charges
-    nothing: a zone test charges no step."""
-    index = _fresh(c, number, body, keys) if number is not None else None
-    if index is None:
-        zones = c.state.zones
-        full = len(keys) - list(map(len, map(zones.__getitem__, keys.values()))).count(0)
-        full -= sum(map(bool, map(zones.__getitem__, map(keys.__getitem__, kept))))
-        return len(keys) - len(kept) - full if empty_refused else full
-    refused = index.cells.get(empty_refused)
-    return len(refused) - len(refused.intersection(kept)) if refused else 0
+    (compiler/listers.py, `_counted_apart`). Charges nothing: a zone test charges no step.
+
+    Read from the index `number` of the zones' emptiness (`body`, made by `emptiness`),
+    whose cells are judged again only when their zone changed; but only from the second
+    count of a state's memo on: the index costs as much to build as twenty counts from the
+    zones themselves (every zone read at once, in C), and a state listed once (a copy, a
+    game read back from JSON) never pays for it. `number` None: never from an index."""
+    state = c.state
+    if number is not None and state is not None:
+        memo = state.memo
+        if memo is EMPTY:
+            memo = state.memo = Memo()
+        indexes = memo.indexes
+        if number in indexes or (_MET, number) in indexes:
+            index = _fresh(c, number, body, keys)
+            if index is not None:
+                refused = index.cells.get(empty_refused)
+                return len(refused) - len(refused.intersection(kept)) if refused else 0
+        else:
+            indexes[_MET, number] = True
+    zones = state.zones
+    full = len(keys) - list(map(len, map(zones.__getitem__, keys.values()))).count(0)
+    full -= sum(map(bool, map(zones.__getitem__, map(keys.__getitem__, kept))))
+    return len(keys) - len(kept) - full if empty_refused else full
+
+
+_MET = "counted once"   # in Memo.indexes with a number: refused_apart counted without the index once
 
 
 def _stepless(c, number: int, body, cells: list, wanted) -> Indexed | None:

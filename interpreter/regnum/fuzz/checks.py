@@ -159,9 +159,10 @@ def _changed(value, other_type: bool, rng: random.Random):
     return None
 
 
-def wrong_moves_refused(game, wrong: list[tuple[str, Move]]) -> None:
+def wrong_moves_refused(game, wrong: list[tuple[str, Move]]) -> str:
     """Each wrong move that is not legal is refused with IllegalMove, and the game is then
-    exactly as it was: the same JSON, byte for byte, and the same move count."""
+    exactly as it was: the same JSON, byte for byte, and the same move count. Returns that
+    JSON (the game's as it stands: round_trip needs not write it again)."""
     legal = set(game.all_legal_moves())
     before = game.to_json()
     for how, move in wrong:
@@ -184,6 +185,7 @@ def wrong_moves_refused(game, wrong: list[tuple[str, Move]]) -> None:
         if game.move_count != count or game.to_json() != before:
             raise CheckFailed("unclean", how, f"refusing a wrong move ({how}) {_show(move)} "
                               "changed the state", move)
+    return before
 
 
 def _hashable(move: Move) -> bool:
@@ -203,9 +205,11 @@ def _show(move: Move) -> str:
 
 # ── the state as data ────────────────────────────────────────────────────────
 
-def round_trip(game) -> None:
-    """The state read back from its JSON is the same state, offering the same moves."""
-    text = game.to_json()
+def round_trip(game, text: str | None = None) -> None:
+    """The state read back from its JSON is the same state, offering the same moves. `text`:
+    the game's JSON as it stands, when a check before wrote it already."""
+    if text is None:
+        text = game.to_json()
     try:
         again = game.ruleset.game_from_json(text, check_moves=False)
     except Exception as err:

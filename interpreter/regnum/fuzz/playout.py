@@ -98,11 +98,12 @@ def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
         checks.ends_in_time(game, settings.bound)
     if legal and settings.offered:
         checks.offered_moves_accepted(game, legal, step_rng(game.seed, step, "offered"), settings.offered)
+    written = None   # the game's JSON, once a check wrote it (nothing changes the game meanwhile)
     if settings.mutations:
         rng = step_rng(game.seed, step, "wrong")
-        checks.wrong_moves_refused(game, checks.mutations(game, legal, earlier, rng, settings.mutations))
+        written = checks.wrong_moves_refused(game, checks.mutations(game, legal, earlier, rng, settings.mutations))
     if settings.round_trip:
-        checks.round_trip(game)
+        checks.round_trip(game, written)
     if settings.secrecy:
         seats = [None, *range(game.players)]
         checks.secrecy(game, step_rng(game.seed, step, "seat").choice(seats))
