@@ -76,20 +76,20 @@ def test_a_record_made_by_the_profiler_it_is_given(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[2] == " 45.00%  _moves16 (<regnum moves pick>:21)"
 
 
-def test_coverage_is_counted_while_playing_when_asked(tmp_path, capsys):
+def test_coverage_is_counted_while_playing_when_asked(tmp_path, monkeypatch, capsys):
     """`--coverage`: the games played under the profiler count coverage, as `regnum fuzz`
     plays them (one more argument to the player); without it they do not, as `regnum bench`."""
     module = _module()
-    spy = tmp_path / "py-spy"
-    log = tmp_path / "args.txt"
-    spy.write_text("#!/bin/sh\n"
-                   f"echo \"$@\" > {log}\n"
-                   "while [ \"$1\" != \"--output\" ]; do shift; done\n"
-                   f"cp {tmp_path / 'canned.txt'} \"$2\"\n", encoding="utf-8")
-    spy.chmod(spy.stat().st_mode | stat.S_IXUSR)
-    (tmp_path / "canned.txt").write_text(RAW, encoding="utf-8")
-    assert module.main(["kingdom_builder", "--games", "3", "--py-spy", str(spy), "--coverage"]) == 0
-    assert log.read_text(encoding="utf-8").split()[-3:] == ["kingdom_builder", "3", "coverage"]
+    commands = []
+
+    def run(command, **kwargs):
+        commands.append(command)
+        Path(command[command.index("--output") + 1]).write_text(RAW, encoding="utf-8")
+    monkeypatch.setattr(module.subprocess, "run", run)
+    for extra in (["--coverage"], []):
+        assert module.main(["kingdom_builder", "--games", "3", "--py-spy", "spy", *extra]) == 0
+    assert [command[-3:] for command in commands] == [["kingdom_builder", "3", "coverage"],
+                                                      [module._PLAYER, "kingdom_builder", "3"]]
     assert "coverage=sys.argv[3:] == [\"coverage\"]" in module._PLAYER
 
 

@@ -187,9 +187,10 @@ def refused_apart(c, number, body, keys: dict, kept, empty_refused: bool) -> int
 
     Read from the index `number` of the zones' emptiness (`body`, made by `emptiness`),
     whose cells are judged again only when their zone changed; but only from the second
-    count of a state's memo on: the index costs as much to build as twenty counts from the
-    zones themselves (every zone read at once, in C), and a state listed once (a copy, a
-    game read back from JSON) never pays for it. `number` None: never from an index."""
+    count of a state's memo on: the index costs as much to build as some twenty-five counts
+    from the zones themselves (every zone read at once, in C loops), and a state listed once
+    (a copy, a game read back from JSON) never pays for it. `number` None: never from an
+    index."""
     state = c.state
     if number is not None and state is not None:
         memo = state.memo
