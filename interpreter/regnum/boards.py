@@ -184,18 +184,18 @@ def pyramid(name: str, settings: dict, span: Span) -> Board:
 
 
 def _generated(name, topology, positions, directions, offsets_at, settings, span) -> Board:
-    exists = set(positions)
     cells = [cell_name(r, c) for r, c in positions]
+    named = dict(zip(positions, cells))   # each cell's name made once (every load makes the board)
     steps: dict = {d: {} for d in directions}
     adjacency: dict = {}
     edge = set()
     for (r, c), cell in zip(positions, cells):
         around = []
         for direction, (dr, dc) in offsets_at(r, c).items():
-            target = (r + dr, c + dc)
-            if target in exists:
-                steps[direction][cell] = cell_name(*target)
-                around.append(cell_name(*target))
+            target = named.get((r + dr, c + dc))
+            if target is not None:
+                steps[direction][cell] = target
+                around.append(target)
             else:
                 edge.add(cell)
         adjacency[cell] = tuple(around)

@@ -31,9 +31,13 @@ STATE_LOCALS = {part: f"_s_{part}" for part in ("vars", "pvars", "tables", "zone
 
 def state_reads(body: str, indent: str = "    ") -> list[str]:
     """The lines setting the STATE_LOCALS that `body` (generated source) reads, and no
-    others: a lister runs hundreds of times a game, and most read two parts of six."""
-    return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items()
-            if re.search(rf"\b{local}\b", body)]
+    others: a lister runs hundreds of times a game, and most read two parts of six. (The
+    body is read once for all six: every function a load writes goes through here.)"""
+    read = set(_STATE_READ.findall(body))
+    return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items() if part in read]
+
+
+_STATE_READ = re.compile(rf"\b_s_({'|'.join(STATE_LOCALS)})\b")
 
 # A table read through the state's locals: a variable per index, or the start of a variable
 # per cell of an open grid (a name is an identifier: no quote inside).
@@ -104,7 +108,8 @@ class CodeGen:
         self._memo_analysis: memo.Analysis | None = None
         self._memos: dict = {}
         # Searches answered by an index (indexes.py): a number per (def, board), and the
-        # names of each board's cells and positions.
+        # names of each board's cells and positions (and, by ("symmetric", board), whether
+        # its neighbours are).
         self._index_keys: dict = {}
         # (zone family, a parameter's choices) -> {choice: its zone's key}, and ("body", id of
         # that map) -> the test of its emptiness: the zone tests listers count apart (listers.py)

@@ -361,7 +361,7 @@ def _near_shape(g, decl):
                                 and isinstance(source.args[1], ast.Name) and source.args[1].name == h):
         return None
     board = fixed_board(g, source.args[0], {}, {})
-    if board is None or not _symmetric(g.x.boards[board].adjacency):
+    if board is None or not _symmetric(g, board):
         return None
     element = body.element
     if lifted is not None:
@@ -378,6 +378,12 @@ def _differs(node, n: str, lifted: str) -> bool:
         and isinstance(node.right, ast.Name) and {node.left.name, node.right.name} == {n, lifted}
 
 
-def _symmetric(adjacency: dict) -> bool:
-    """Whether every cell is a neighbour of each of its neighbours."""
-    return all(cell in adjacency.get(other, ()) for cell, around in adjacency.items() for other in around)
+def _symmetric(g, board: str) -> bool:
+    """Whether every cell of a fixed board is a neighbour of each of its neighbours: found
+    once a load (each def that counts neighbours asks it)."""
+    known = g._index_boards.get(("symmetric", board))
+    if known is None:
+        adjacency = g.x.boards[board].adjacency
+        known = g._index_boards["symmetric", board] = all(
+            cell in adjacency.get(other, ()) for cell, around in adjacency.items() for other in around)
+    return known

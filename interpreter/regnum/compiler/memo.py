@@ -325,13 +325,22 @@ def written(program) -> tuple[set, set]:
 
 
 def _statements(node):
-    """Every `set` and `add`/`subtract` under a declaration."""
+    """Every `set` and `add`/`subtract` under a declaration. (Every load walks every node of
+    the program: the fields of each kind of node are looked up once, not at each node.)"""
     pending = [node]
+    fields_of = _FIELDS
     while pending:
         item = pending.pop()
-        if isinstance(item, (ast.SetStmt, ast.AddStmt)):
-            yield item
-        if isinstance(item, (tuple, list)):
+        kind = type(item)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in getattr(kind, "__dataclass_fields__", ()) if f != "span")
+        if fields:
+            if kind is ast.SetStmt or kind is ast.AddStmt:
+                yield item
+            pending.extend([getattr(item, f) for f in fields])
+        elif isinstance(item, (tuple, list)):
             pending.extend(item)
-        elif hasattr(item, "__dataclass_fields__"):
-            pending.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+
+
+_FIELDS: dict = {}   # a class -> the fields _statements walks (none: no syntax node)
