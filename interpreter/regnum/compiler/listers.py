@@ -502,7 +502,9 @@ class _Writer:
                 if guard is not None:
                     test = node.right
             narrowing = self._narrowing(i, test)
-            counting = self._counted_apart(i, narrowing, tests, hit) if narrowing is not None else None
+            # a group (preferring_lister) lists without coverage only: nothing to count
+            counting = self._counted_apart(i, narrowing, tests, hit) \
+                if narrowing is not None and self.group is None else None
             branches.append((guard, narrowing, counting))
             if guard is None:
                 break
@@ -513,7 +515,7 @@ class _Writer:
         self.emit(depth, f"w{i} = it{i}")
         self.emit(depth, "if hits is None:")
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
-        if self.group is None and any(counting for _, _, counting in branches):   # a group: no coverage
+        if any(counting for _, _, counting in branches):
             self.emit(depth, "else:")
             self._branches(i, depth + 1, [(guard, counting) for guard, _, counting in branches])
         return f"w{i}"
@@ -588,9 +590,8 @@ class _Writer:
         if known not in self.g.zone_keys:
             self.g.zone_keys[known] = made
             self.g.zone_keys["body", id(made)] = emptiness(made)
-        cells = made
         negations = re.match(r"[(]*((?:not )*)", source).group(1).count("not ")
-        return cells, negations % 2 == 0
+        return made, negations % 2 == 0
 
     def _plain(self, node) -> str | None:
         """The source of an expression written out in full (no kept value), when it mentions
