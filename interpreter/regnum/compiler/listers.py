@@ -63,6 +63,11 @@ happens. So it keeps the walk's order of work:
   the cells skipped are counted under the require that would refuse each: that one, or
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
   zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
+- a loop over a fixed board's cells whose require is `T(x) in K and L(x, player)`, K a
+  constant list and L a search of full lines the lines kept answer, goes, without
+  coverage, only through the cells with a full line (`_lined`): the cells it skips would
+  have charged steps at that require, and engine/memo.lined_cells charges them at once,
+  so the steps stay those of the full loop.
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -98,6 +103,9 @@ from ..engine.memo import emptiness
 # Whether a lister counts apart the choices it skips with coverage counted (_counted_apart);
 # False: it goes through every choice then (tests compare the two).
 COUNT_APART = True
+# Whether a lister goes only through the cells with a full line where a require reads the
+# lines kept (_lined); False: through every cell (tests compare the two).
+LINED = True
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
@@ -174,7 +182,7 @@ def _helpers() -> dict:
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
                     "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused,
-                    "_m_apart": kept.refused_apart}
+                    "_m_apart": kept.refused_apart, "_m_lined": kept.lined_cells}
     return _HELPERS
 
 
@@ -486,7 +494,11 @@ class _Writer:
         With coverage counted, every choice skipped is still counted, under the first
         require that would have refused it (_counted_apart): the narrowing require, or the
         one zone test before it. With two zone tests before it, a choice's first refusal
-        needs both its zones: the loop then goes through every choice."""
+        needs both its zones: the loop then goes through every choice.
+
+        A require that charges steps for the choices it refuses narrows too when the lines
+        kept answer it (_lined), without coverage, the steps of the choices skipped charged
+        at once."""
         param = self.params[i]
         if param.fixed is None or param.encode_pieces:
             return f"it{i}"
@@ -505,6 +517,8 @@ class _Writer:
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None else None
+            if narrowing is None:   # without coverage only: the cells skipped charge steps
+                narrowing = self._lined(i, test, tests)
             branches.append((guard, narrowing, counting))
             if guard is None:
                 break
@@ -515,9 +529,12 @@ class _Writer:
         self.emit(depth, f"w{i} = it{i}")
         self.emit(depth, "if hits is None:")
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
-        if any(counting for _, _, counting in branches):
+        counted = [(guard, counting) for guard, _, counting in branches]
+        while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
+            counted.pop()
+        if counted:
             self.emit(depth, "else:")
-            self._branches(i, depth + 1, [(guard, counting) for guard, _, counting in branches])
+            self._branches(i, depth + 1, counted)
         return f"w{i}"
 
     def _branches(self, i: int, depth: int, branches: list) -> None:
@@ -567,6 +584,59 @@ class _Writer:
             skipped += " - na"
         lines += [f"n{self.counters[hit]} += {skipped}", f"w{i} = wn"]
         return lines
+
+    def _lined(self, i: int, test, tests: list) -> str | None:
+        """The source of the choices of parameter i that a require `T(x) in K and L(x,
+        player)` lets through, L a search of full lines that the lines kept answer
+        (indexes.line_test), T a variable per cell of a fixed board, K a constant list of
+        plain values (`colour(x) in usable and ends_a_line(x, player)`): the cells
+        with a full line, read from the lines, where the zone test before it, if any,
+        passes and K holds T (engine/memo.lined_cells). The cells skipped would each have
+        charged steps at this require (`in` goes through K, L through every line), unlike
+        those `_narrowing` skips: lined_cells charges them at once, so the listing charges
+        what the loop over every cell charges; asked only whether a move exists (`stop`),
+        the loop stops at the first move and charges less, so it goes through every cell.
+        None for anything else, or with more than one zone test before it."""
+        if not LINED or len(tests) > 1 or not (isinstance(test, ast.Binary) and test.op == "and"):
+            return None
+        found = self._table_in(i, test.left)
+        if found is None:
+            return None
+        table, items, n = found
+        written = self.g.kept_lines(test.right, self.scope, self.binds, "")
+        lined = re.search(r"_m_full[(]c, (\d+), (_mb\d+), (\w+), (\w+), pl[)]", "\n".join(written or ()))
+        if lined is None or f"type(v{i}) in _m_keyed_args and v{i} in _ls" not in written[0]:
+            return None
+        zone = "None"
+        if tests:
+            known = self._zone_keys(i, tests[0][0])
+            if known is None:
+                return None
+            keys, empty_refused = known
+            zone = f"({self.g.bind(keys, 'ck')}, {empty_refused})"
+        lines = ", ".join(lined.groups())
+        return f"(it{i} if stop else _m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl))"
+
+    def _table_in(self, i: int, node) -> tuple[str, str, int] | None:
+        """(table, name of K's set, K's length) for `T(x) in K`, x parameter i's choice, T a
+        variable per cell of a fixed board and K a constant list of plain values, written as
+        one lookup that charges K's length, times one plus the value's when it is a text
+        (helpers._in_fixed); None for anything else."""
+        if not (isinstance(node, ast.Binary) and node.op == "in"):
+            return None
+        side = node.left
+        decl = self._cell_table(i, side)
+        if decl is None or decl.index not in self.g.x.boards:
+            return None
+        g = self.g
+        hoisted, g._hoisted = g._hoisted, {}
+        try:
+            source = g.src(node, self.scope, self.binds)
+        finally:
+            g._hoisted = hoisted
+        table = rf"(?:_t\d+|(?:c[.]state[.]|_s_)tables\[{re.escape(repr(side.func))}\])"
+        written = re.fullmatch(rf"_in_fixed[(]c, {table}\[[(]?v{i}[)]?\], (_items\d+), (\d+)[)]", source)
+        return None if written is None else (side.func, written.group(1), int(written.group(2)))
 
     def _zone_keys(self, i: int, node) -> tuple[dict, bool] | None:
         """({choice: the key of its zone}, whether an empty zone is refused) of a zone test
@@ -626,21 +696,28 @@ class _Writer:
         charging no step; None for anything else."""
         if not (isinstance(node, ast.Binary) and node.op == "==") or self._plain(node) is None:
             return None
-        name = self.names[i]
         for side, other in ((node.left, node.right), (node.right, node.left)):
-            if not (isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Name)
-                    and side.args[0].name == name and side.func not in self.scope and side.func not in self.binds):
-                continue
-            decl = self.g.x.program.get(side.func)
-            if decl is None or decl.kind != "var" or not decl.per_index:
-                continue
-            board = self.g.x.boards.get(decl.index)
-            if board is not None and board.is_open:
+            if self._cell_table(i, side) is None:
                 continue
             value = self._once(i, other)
             if value is not None:
                 return side.func, value
         return None
+
+    def _cell_table(self, i: int, node):
+        """The declaration of T when `node` is `T(x)`, x parameter i's choice and T a variable
+        per index that is not an open grid's cells (those read the grid's start values too);
+        else None."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
+                and node.args[0].name == self.names[i] and node.func not in self.scope and node.func not in self.binds):
+            return None
+        decl = self.g.x.program.get(node.func)
+        if decl is None or decl.kind != "var" or not decl.per_index:
+            return None
+        board = self.g.x.boards.get(decl.index)
+        if board is not None and board.is_open:
+            return None
+        return decl
 
     def _narrowing(self, i: int, test) -> str | None:
         """The source of the choices of parameter i a require's `test` lets through, read

@@ -6,7 +6,9 @@ Never part of the state's data: a copy or a loaded state starts with `EMPTY`.
 """
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
+from itertools import compress
 
 # An evaluation that read more zones than this is not kept: recording and dropping it
 # would cost more than the evaluations it saves.
@@ -211,6 +213,98 @@ def refused_apart(c, number, body, keys: dict, kept, empty_refused: bool) -> int
 
 
 _MET = "counted once"   # in Memo.indexes with a number: refused_apart counted without the index once
+
+
+def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, lines: tuple, wanted):
+    """The cells of `domain` (a fixed board's, in its order) a listing's loop must judge for
+    a require `T(x) in K and L(x, p)` (T the table `name`, K a constant list whose set is
+    `items` and length `n`; L a search of lines all of a def's value `wanted`, answered by
+    full_lines with the arguments `lines`: number, body, cells, straight), after at most one
+    zone test that charges nothing (`zone`: each cell's zone key, and whether an empty zone
+    is refused; None: no zone test): the cells the zone test lets through where K holds T
+    and a line is full. Every other cell the loop would refuse, at the zone test (no step)
+    or at this require, which charges what `_in_fixed` charges and, for T in K, the steps
+    of finding no line: those are charged here at once, so that the listing charges what
+    the loop over every cell charges. The zones are read in C loops, every cell's at each
+    listing (an index of the zones' emptiness would be another index a state keeps).
+
+    `domain` itself (every cell judged by the loop) wherever that cannot be exact: no state,
+    a table this state may still write in place, a cell without a value of T or without
+    its lines, no lines kept for the value (full_lines None), or steps that would run past
+    the limit (the loop then stops where it stops). The lines are asked only when some cell
+    passes the zone test with T in K, as the loop asks them at the first such cell."""
+    state = c.state
+    if state is None or name in state._owned_tables:
+        return domain
+    keys = None if zone is None else zone[0]
+    made = _lined_weights(state.tables[name], domain, items, n, lines[3], keys)
+    if made is None:
+        return domain
+    weights, in_k, total, total_k, position, zone_keys = made
+    if zone is None:
+        passing = None
+        charged, passing_k = total, total_k
+    else:
+        zones = state.zones
+        # True where the zone test lets the cell through: its zone empty, or not (empty_refused)
+        passing = list(map(operator.not_, map(zones.__getitem__, zone_keys)))
+        if zone[1]:
+            passing = list(map(operator.not_, passing))
+        charged = sum(compress(weights, passing))
+        passing_k = sum(compress(in_k, passing))
+    if passing_k:
+        full = full_lines(c, lines[0], lines[1], lines[2], lines[3], wanted)
+        if full is None:
+            return domain
+        found = [cell for cell in full if cell in position and in_k[position[cell]]
+                 and (passing is None or passing[position[cell]])]
+        found.sort(key=position.__getitem__)
+        for cell in found:
+            charged -= weights[position[cell]]
+    else:
+        found = []
+    if c.steps + charged > c.max_steps:
+        return domain
+    c.steps += charged
+    return found
+
+
+def _lined_weights(table, domain: list, items: frozenset, n: int, straight: Lines, keys: dict | None):
+    """(each cell's steps when the require refuses it past the zone test, 1 where K holds T
+    and 0 elsewhere, the sums of both, each cell's position, each cell's zone key), lists in
+    the domain's order, for lined_cells; kept on the table, which no state writes again, by
+    the domain, the set, the lines and the keys. None when some cell has no value, no lines,
+    or cannot be a key of the lines kept."""
+    known = table.by_value
+    if known is None:
+        known = table.by_value = {}
+    key = ("lined", id(domain), id(items), id(straight), id(keys))
+    entry = known.get(key)
+    if entry is not None and entry[0] is domain and entry[1] is items and entry[2] is straight \
+            and entry[3] is keys:
+        return entry[4]
+    steps = straight.made().steps
+    weights, in_k = [], []
+    made = None
+    try:
+        for cell in domain:
+            if type(cell) not in KEYED or cell not in table or cell not in steps:
+                break
+            value = table[cell]
+            kind = type(value)
+            weights.append(n * (1 + len(value)) if kind is str or kind is list or kind is dict else n)
+            in_k.append(int(kind is not list and kind is not dict and value in items))
+            if in_k[-1]:
+                weights[-1] += steps[cell][0]
+        else:
+            position = {cell: i for i, cell in enumerate(domain)}
+            zone_keys = None if keys is None else [keys[cell] for cell in domain]
+            if len(position) == len(domain):
+                made = (weights, in_k, sum(weights), sum(in_k), position, zone_keys)
+    except (TypeError, KeyError):   # a value no set can hold, a cell without a zone: the loop judges
+        made = None
+    known[key] = (domain, items, straight, keys, made)
+    return made
 
 
 def _stepless(c, number: int, body, cells: list, wanted) -> Indexed | None:
