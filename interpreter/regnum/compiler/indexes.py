@@ -168,6 +168,25 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
     a fault, or there are no counts and K is computed as written (the lines that follow
     these, which CodeGen writes as before). `args`: the sources of the call's arguments,
     each a plain name or literal (read twice, computed never). None: not of that shape."""
+    parts = near_lifted_parts(g, node, args)
+    if parts is None:
+        return None
+    counts, values, adjacency, cell, lifted = parts
+    test = f"{counts} is not None and type({cell}) in _m_keyed_args"
+    answer = [f"_na = {adjacency}.get({cell}, ())",
+              "c.steps += len(_na)",
+              "if c.steps > c.max_steps: c.runaway()",
+              f"_nn = {counts}.get({cell}, 0)",
+              f"if _nn and {lifted} in _na and {values}.get({lifted}) == pl:",
+              "    _nn -= 1",
+              "ok = _nn > 0"]
+    return test, answer
+
+
+def near_lifted_parts(g, node, args: list) -> tuple[str, str, str, str, str] | None:
+    """(the names of the counts, of the index's values and of the adjacency; the sources of
+    the cell and of the lifted argument) that near_lifted's lines read, the lines before
+    the loops that set the first two added to g.prologue; None where near_lifted is None."""
     if not g.memo_enabled or g.memo_verify or g.prologue is None:
         return None
     cell, lifted = args[0], args[-1]
@@ -180,15 +199,7 @@ def near_lifted(g, node, args: list) -> tuple[str, list] | None:
     counts, values = f"_nl{index}", f"_nv{index}"
     _before_loops(g, f"{counts} = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
                   f"{values} = c.state.memo.indexes[{index}].values if {counts} is not None else None")
-    test = f"{counts} is not None and type({cell}) in _m_keyed_args"
-    answer = [f"_na = {adjacency}.get({cell}, ())",
-              "c.steps += len(_na)",
-              "if c.steps > c.max_steps: c.runaway()",
-              f"_nn = {counts}.get({cell}, 0)",
-              f"if _nn and {lifted} in _na and {values}.get({lifted}) == pl:",
-              "    _nn -= 1",
-              "ok = _nn > 0"]
-    return test, answer
+    return counts, values, adjacency, cell, lifted
 
 
 def line_test(g, node, args: list) -> tuple[str, list] | None:

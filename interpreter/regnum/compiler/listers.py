@@ -182,7 +182,8 @@ def _helpers() -> dict:
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
                     "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused,
-                    "_m_apart": kept.refused_apart, "_m_lined": kept.lined_cells}
+                    "_m_apart": kept.refused_apart, "_m_lined": kept.lined_cells,
+                    "_m_near_rows": kept.near_rows}
     return _HELPERS
 
 

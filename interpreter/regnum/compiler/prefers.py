@@ -12,9 +12,14 @@ from typing import Callable
 from .. import ast
 from ..check.walk import free_names
 from .codegen import state_reads
-from .conditions import _DEEPEST, _LOOPS, truth_lines
+from .conditions import _DEEPEST, _LOOPS, _inlined, _params, truth_lines
 from .expressions import CompileError
+from .indexes import near_lifted_parts
 from .listers import _helpers, _state_only_calls
+
+# Whether a group whose prefer the counts of neighbours answer is judged at once (_near_group);
+# False: choice by choice (tests compare the two).
+AT_ONCE = True
 
 
 # The types of values that may key a prefer's memo: a value of these equals only values of
@@ -131,6 +136,7 @@ class _Narrower:
                 self.later = test is not None
                 if test is None:
                     test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
+                at_once = self._near_group(binds, first) if group and not self.later and not self.memo else None
                 prologue = [f"    {line}" for line in g.prologue]
             finally:
                 g.steps_later, g.prologue = False, None
@@ -140,7 +146,7 @@ class _Narrower:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
             g._partial = None
-        loop = self._group_loop(test, first) if group else self._loop(test, first)
+        loop = self._group_loop(test, first, at_once) if group else self._loop(test, first)
         lines = ["    pl = player"] + closures + partial + prologue + loop
         if group:
             values = "".join(f"a{j}, " for j in range(len(self.names) - 1))
@@ -153,7 +159,7 @@ class _Narrower:
         exec(g.compiled(source, filename), g.ns)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated
-        return (fname, self.memo or bool(closures)) if group else fn
+        return (fname, self.memo or bool(closures) or at_once is not None) if group else fn
 
     def _hoistable(self, binds):
         """(node, scope, binds) of each call the prefer can compute once per narrowing: those
@@ -208,11 +214,59 @@ class _Narrower:
         lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
         return lines + ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
 
-    def _group_loop(self, test: list, first: tuple | None) -> list:
+    def _near_group(self, binds, first) -> list | None:
+        """The lines judging a whole group at once, before its loop, for a prefer `K(x,
+        player, y)` or `A or K(x, player, y)` whose K the counts of neighbours answer
+        (indexes.near_lifted: x's count, less one when y, one of the player's, is among its
+        neighbours), x the choice, y the same for the group (an earlier parameter) and A
+        judged once a group (`hs`, _first_by_run): each choice's count and neighbours read
+        once a listing for the group's list of choices (engine/memo.near_rows), the steps of
+        every choice charged together, where nothing between could fault. The loop judges
+        the group as before where the counts do not stand or a choice is no key. None for
+        any other prefer."""
+        if not AT_ONCE:
+            return None
+        if self.names[-1] not in self.read or self.params_pieces[-1]:
+            return None
+        choice = f"v{self.read.index(self.names[-1])}"
+        node = self.clause.cond
+        guard = None
+        if isinstance(node, ast.Binary) and node.op == "or":
+            guard, node = node.left, node.right
+            if first is None or first[0] is not guard or choice in first[2]:
+                return None   # a guard judged choice by choice (or a condition of another shape)
+        if not isinstance(node, ast.Call):
+            return None
+        g = self.g
+        inlined = _inlined(g, node, self.scope, binds)
+        if inlined is None:
+            return None
+        args = [a for a, _ in (inlined[1][p] for p in _params(g, node))]
+        parts = near_lifted_parts(g, node, args)
+        if parts is None:
+            return None
+        counts, values, adjacency, cell, lifted = parts
+        if cell.strip("()") != choice or lifted.strip("()") == choice:
+            return None
+        lines = ["    if choices:"]
+        if guard is not None:   # judged as the loop judges it at its first choice
+            lines += [f"        hs = {first[1]}", f"        if not hs and {counts} is not None:"]
+        else:
+            lines.append(f"        if {counts} is not None:")
+        return lines + [f"            _nr = _m_near_rows(memo, choices, {counts}, {adjacency})",
+                        "            if _nr is not None:",
+                        "                c.steps += _nr[0]",
+                        "                if c.steps > c.max_steps: c.runaway()",
+                        f"                _lo = type({lifted}) in _m_keyed_args and {values}.get({lifted}) == pl",
+                        f"                kept = [x for x, n, around in _nr[1] if n > 1 or (n and not (_lo and {lifted} in around))]",
+                        "                return kept if kept else choices"]
+
+    def _group_loop(self, test: list, first: tuple | None, at_once: list | None = None) -> list:
         """_loop over one group's choices (group_narrower): the values of the parameters
         before the last are the arguments a0, …; the last is each choice. The same tests in
         the same order, the memo the listing's, the steps added up charged once the group
-        is judged (a listing's groups add up to the narrowing's total)."""
+        is judged (a listing's groups add up to the narrowing's total). `at_once`: lines
+        judging the whole group before the loop where they can (_near_group)."""
         last = self.names[-1]
         pieces = self.params_pieces[-1]
         lines = ["    acc = 0", "    _me = c.state.memo.entries"] if self.later else []
@@ -220,6 +274,7 @@ class _Narrower:
         if first is not None:
             lines += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
         lines += [f"    v{j} = a{self.names.index(name)}" for j, name in enumerate(self.read) if name != last]
+        lines += at_once or []
         lines.append("    for ch in choices:")
         if last in self.read:
             lines.append(f"        v{self.read.index(last)} = {'ch[0]' if pieces else 'ch'}")

@@ -340,6 +340,34 @@ def near(c, number: int, body, cells: list, adjacency: dict, wanted) -> dict | N
     return counts
 
 
+def near_rows(memo: dict, choices: list, counts: dict, adjacency: dict) -> tuple[int, list] | None:
+    """(the steps, [(choice, its count in `counts`, its neighbours)]) of a group's choices, for
+    a prefer whose test of each choice is its count of neighbours less one for a neighbour
+    left out (compiler/prefers.py, a group judged at once): the steps those tests charge
+    (one a neighbour) and what each reads, kept in the listing's `memo` for the next group
+    with the very same choices (a listing's last loop meets its list of passing choices
+    again for every value of the earlier parameters). None when a choice cannot be a key
+    of the counts (each is then judged as written)."""
+    key = (_NEAR_ROWS, id(choices))
+    known = memo.get(key)
+    if known is not None and known[0] is choices and known[1] is counts:
+        return known[2]
+    total, rows = 0, []
+    for choice in choices:
+        if type(choice) not in KEYED:
+            rows = None
+            break
+        around = adjacency.get(choice, ())
+        total += len(around)
+        rows.append((choice, counts.get(choice, 0), around))
+    made = None if rows is None else (total, rows)
+    memo[key] = (choices, counts, made)
+    return made
+
+
+_NEAR_ROWS = object()   # near_rows' part of a listing's memo
+
+
 class NearReads:
     """The zones a value answered from the counts of an index around a cell read (kept by the
     lines compiler/indexes.near_test writes): those the judging of the cell's neighbours
