@@ -97,14 +97,20 @@ def _lined(rules, action: str) -> list[str]:
 
 
 def _counting(patch) -> list:
-    """What lined_cells returns, call by call, for the rulesets loaded while `patch` holds:
-    'every cell' (its domain), or the cells."""
+    """What lined_cells gives, call by call, for the rulesets loaded while `patch` holds:
+    'every cell' (its domain, or None with coverage counted), the cells, or with coverage
+    counted ('counted', the cells, the cells refused by the zone test, by the require)."""
     seen = []
     lined_cells = kept.lined_cells
 
     def counted(c, domain, *args):
         found = lined_cells(c, domain, *args)
-        seen.append("every cell" if found is domain else list(found))
+        if found is domain or found is None:
+            seen.append("every cell")
+        elif type(found) is tuple:
+            seen.append(("counted", list(found[0]), found[1], found[2]))
+        else:
+            seen.append(list(found))
         return found
     patch.setattr(listers, "_HELPERS", None)   # the generated code's helpers, bound afresh
     patch.setattr(kept, "lined_cells", counted)
@@ -159,7 +165,10 @@ def test_a_listing_lists_and_charges_what_every_cell_judged_would(tmp_path):
                     for action in ("extend", "build"):
                         both(game, action, seat)
                         both(game, action, seat, stop=True)
-    assert len(seen) > 20 and any(seen) and [] in seen   # lines found, and none
+    plain = [found for found in seen if type(found) is list]
+    assert len(plain) > 20 and any(plain) and [] in plain   # lines found, and none
+    counted = [found for found in seen if type(found) is tuple]   # with coverage: counted apart
+    assert len(counted) > 20 and any(found[1] and found[2] for found in counted)
     assert "every cell" not in seen   # the copies listed own no table
 
 
@@ -176,27 +185,30 @@ def test_a_table_the_state_may_still_write_is_judged_cell_by_cell(tmp_path):
             game.play(Move(1, "lift", {"x": "(0,4)"}))
         assert "colour" in games[0]._state._owned_tables
         assert _listing(games[0], 0) == _listing(games[1], 0) and seen[-1] == "every cell"
-        # with coverage counted, every cell is judged (and counted): lined_cells is not asked
-        asked = len(seen)
+        # with coverage counted, the cells skipped are counted apart: under `free` the four
+        # taken, under `liner` the free cells without a line of two of seat 0's
         counted = [_placed(rules, coverage=True) for rules in (on, off)]
-        assert _listing(counted[0], 0) == _listing(counted[1], 0) and len(seen) == asked
+        assert _listing(counted[0], 0) == _listing(counted[1], 0)
+        assert seen[-2:] == [("counted", ["(1,1)", "(1,4)"], 0, 18),   # extend: no zone test
+                             ("counted", ["(1,1)", "(1,4)"], 4, 14)]   # build with the liner
         assert counted[0].hits == counted[1].hits and counted[0].hits["require:extend.lined"] > 0
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_games_play_as_games_through_every_cell(tmp_path, seed):
-    """Whole games without coverage: moves, state and peak steps."""
+@pytest.mark.parametrize("coverage", [False, True])
+def test_games_play_as_games_through_every_cell(tmp_path, seed, coverage):
+    """Whole games, with coverage counted and without: moves, state, coverage, peak steps."""
     games = []
     for lined in (True, False):
         rules = _loaded(tmp_path, RULES, lined, f"lined{lined}.rules")
-        game = rules.new_game(2, seed, coverage=False)
+        game = rules.new_game(2, seed, coverage=coverage)
         for _ in playout(game, random_picks(seed, 2), 80):
             pass
         games.append(game)
     a, b = games
     assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
     assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
-    assert a.peak_steps == b.peak_steps
+    assert a.peak_steps == b.peak_steps and a.hits == b.hits
     assert any(m.action in ("extend", "build") for m in a._moves)
 
 
@@ -206,13 +218,14 @@ def test_kingdom_builder_plays_as_through_every_hex(tmp_path):
     with pytest.MonkeyPatch.context() as patch:
         seen = _counting(patch)   # the preferring listers are made as the games first list
         lined = _loaded(tmp_path, None, True, "kingdom_builder")
-        for seed, players in ((3, 4), (8, 4), (2, 2)):
-            a = play_random_game(lined, players, seed, coverage=False)
-            b = play_random_game(every, players, seed, coverage=False)
+        for seed, players, coverage in ((3, 4, False), (8, 4, True), (2, 2, False), (7, 4, True)):
+            a = play_random_game(lined, players, seed, coverage=coverage)
+            b = play_random_game(every, players, seed, coverage=coverage)
             assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
             assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
-            assert a.peak_steps == b.peak_steps
-    assert [found for found in seen if found and found != "every cell"]
+            assert a.peak_steps == b.peak_steps and a.hits == b.hits
+    assert [found for found in seen if type(found) is list and found]
+    assert [found for found in seen if type(found) is tuple and found[1]]
 
 
 def _placed(rules, coverage: bool = False):

@@ -518,8 +518,10 @@ class _Writer:
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None else None
-            if narrowing is None:   # without coverage only: the cells skipped charge steps
+            if narrowing is None:   # the cells skipped charge steps: charged at once
                 narrowing = self._lined(i, test, tests)
+                if narrowing is not None and self.group is None:
+                    counting = self._lined_counted(i, test, tests, hit)
             branches.append((guard, narrowing, counting))
             if guard is None:
                 break
@@ -586,7 +588,22 @@ class _Writer:
         lines += [f"n{self.counters[hit]} += {skipped}", f"w{i} = wn"]
         return lines
 
-    def _lined(self, i: int, test, tests: list) -> str | None:
+    def _lined_counted(self, i: int, test, tests: list, hit: str) -> list[str] | None:
+        """The lines of the narrowing of `_lined` with coverage counted: the cells skipped
+        counted under the zone test that refuses them (their zone), the others under this
+        require, as engine/memo.lined_cells counts them; every cell judged by the loop
+        where it cannot narrow, or is asked only whether a move exists."""
+        if not COUNT_APART:
+            return None
+        for _, counted in self.at[i]:   # numbered in the loop's order, as the loop would number them
+            self.counters.setdefault(counted, len(self.counters))
+        call = self._lined(i, test, tests, counted=True)
+        lines = [f"wn = None if stop else {call}", "if wn is not None:"]
+        if tests:
+            lines.append(f"    n{self.counters[tests[0][1]]} += wn[1]")
+        return lines + [f"    n{self.counters[hit]} += wn[2]", f"    w{i} = wn[0]"]
+
+    def _lined(self, i: int, test, tests: list, counted: bool = False) -> str | None:
         """The source of the choices of parameter i that a require `T(x) in K and L(x,
         player)` lets through, L a search of full lines that the lines kept answer
         (indexes.line_test), T a variable per cell of a fixed board, K a constant list of
@@ -616,7 +633,8 @@ class _Writer:
             keys, empty_refused = known
             zone = f"({self.g.bind(keys, 'ck')}, {empty_refused})"
         lines = ", ".join(lined.groups())
-        return f"(it{i} if stop else _m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl))"
+        call = f"_m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl{', True' if counted else ''})"
+        return call if counted else f"(it{i} if stop else {call})"
 
     def _table_in(self, i: int, node) -> tuple[str, str, int] | None:
         """(table, name of K's set, K's length) for `T(x) in K`, x parameter i's choice, T a

@@ -215,7 +215,8 @@ def refused_apart(c, number, body, keys: dict, kept, empty_refused: bool) -> int
 _MET = "counted once"   # in Memo.indexes with a number: refused_apart counted without the index once
 
 
-def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, lines: tuple, wanted):
+def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, lines: tuple, wanted,
+                counted: bool = False):
     """The cells of `domain` (a fixed board's, in its order) a listing's loop must judge for
     a require `T(x) in K and L(x, p)` (T the table `name`, K a constant list whose set is
     `items` and length `n`; L a search of lines all of a def's value `wanted`, answered by
@@ -232,14 +233,17 @@ def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, line
     a table this state may still write in place, a cell without a value of T or without
     its lines, no lines kept for the value (full_lines None), or steps that would run past
     the limit (the loop then stops where it stops). The lines are asked only when some cell
-    passes the zone test with T in K, as the loop asks them at the first such cell."""
+    passes the zone test with T in K, as the loop asks them at the first such cell.
+
+    `counted` (coverage counted): (the cells, how many cells the zone test refuses, how
+    many others this require refuses), or None where the loop judges every cell."""
     state = c.state
     if state is None or name in state._owned_tables:
-        return domain
+        return None if counted else domain
     keys = None if zone is None else zone[0]
     made = _lined_weights(state.tables[name], domain, items, n, lines[3], keys)
     if made is None:
-        return domain
+        return None if counted else domain
     weights, in_k, total, total_k, position, zone_keys = made
     if zone is None:
         passing = None
@@ -255,7 +259,7 @@ def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, line
     if passing_k:
         full = full_lines(c, lines[0], lines[1], lines[2], lines[3], wanted)
         if full is None:
-            return domain
+            return None if counted else domain
         found = [cell for cell in full if cell in position and in_k[position[cell]]
                  and (passing is None or passing[position[cell]])]
         found.sort(key=position.__getitem__)
@@ -264,9 +268,12 @@ def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, line
     else:
         found = []
     if c.steps + charged > c.max_steps:
-        return domain
+        return None if counted else domain
     c.steps += charged
-    return found
+    if not counted:
+        return found
+    passed = len(domain) if passing is None else sum(passing)
+    return found, len(domain) - passed, passed - len(found)
 
 
 def _lined_weights(table, domain: list, items: frozenset, n: int, straight: Lines, keys: dict | None):
