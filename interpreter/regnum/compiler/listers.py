@@ -64,10 +64,10 @@ happens. So it keeps the walk's order of work:
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
   zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
 - a loop over a fixed board's cells whose require is `T(x) in K and L(x, player)`, K a
-  constant list and L a search of full lines the lines kept answer, goes, without
-  coverage, only through the cells with a full line (`_lined`): the cells it skips would
-  have charged steps at that require, and engine/memo.lined_cells charges them at once,
-  so the steps stay those of the full loop.
+  constant list and L a search of full lines the lines kept answer, goes only through the
+  cells with a full line (`_lined`): the cells it skips would have charged steps at that
+  require, and engine/memo.lined_cells charges them at once, so the steps stay those of
+  the full loop; with coverage counted, it counts them at once too (`_lined_counted`).
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -498,8 +498,8 @@ class _Writer:
         needs both its zones: the loop then goes through every choice.
 
         A require that charges steps for the choices it refuses narrows too when the lines
-        kept answer it (_lined), without coverage, the steps of the choices skipped charged
-        at once."""
+        kept answer it (_lined), the steps of the choices skipped charged at once, and with
+        coverage counted, their refusals counted at once (_lined_counted)."""
         param = self.params[i]
         if param.fixed is None or param.encode_pieces:
             return f"it{i}"
