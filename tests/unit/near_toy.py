@@ -58,6 +58,13 @@ def stepped(text: str) -> str:
                         "def owner_of(x) = first([s.owner for s in site(x)])")
 
 
+def listing(game, seat: int) -> tuple[list, int]:
+    """(the legal moves of `seat`, as (action, sorted arguments), the steps listing them took)."""
+    game.peak_steps = 0
+    moves = [(m.action, tuple(sorted(m.args.items()))) for m in game.legal_moves(seat)]
+    return moves, game.peak_steps
+
+
 def limit_messages(rulesets, placed, listing, seat: int, needed: int) -> list[str]:
     """For each ruleset, the game `placed(rules)` makes listed for `seat` within a limit of
     `needed` steps (which it must charge exactly, `listing(game, seat)[1]`) and of one step

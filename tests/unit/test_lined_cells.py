@@ -21,7 +21,7 @@ from regnum.engine import memo as kept
 from regnum.engine.state import canonical_json
 
 from listings import both   # tests/unit is on the path of its tests
-from near_toy import limit_messages
+from near_toy import limit_messages, listing
 from toy_rules import load
 
 RULES = """
@@ -179,16 +179,16 @@ def test_a_table_the_state_may_still_write_is_judged_cell_by_cell(tmp_path):
         seen = _counting(patch)
         on, off = _loaded(tmp_path, RULES, True, "on.rules"), _loaded(tmp_path, RULES, False, "off.rules")
         games = [_placed(rules) for rules in (on, off)]
-        assert _listing(games[0], 0) == _listing(games[1], 0) and seen[-1] == ["(1,1)", "(1,4)"]
+        assert listing(games[0], 0) == listing(games[1], 0) and seen[-1] == ["(1,1)", "(1,4)"]
         for game in games:
             game.play(Move(0, "paint", {"x": "(1,2)"}))
             game.play(Move(1, "lift", {"x": "(0,4)"}))
         assert "colour" in games[0]._state._owned_tables
-        assert _listing(games[0], 0) == _listing(games[1], 0) and seen[-1] == "every cell"
+        assert listing(games[0], 0) == listing(games[1], 0) and seen[-1] == "every cell"
         # with coverage counted, the cells skipped are counted apart: under `free` the four
         # taken, under `liner` the free cells without a line of two of seat 0's
         counted = [_placed(rules, coverage=True) for rules in (on, off)]
-        assert _listing(counted[0], 0) == _listing(counted[1], 0)
+        assert listing(counted[0], 0) == listing(counted[1], 0)
         assert seen[-2:] == [("counted", ["(1,1)", "(1,4)"], 0, 18),   # extend: no zone test
                              ("counted", ["(1,1)", "(1,4)"], 4, 14)]   # build with the liner
         assert counted[0].hits == counted[1].hits and counted[0].hits["require:extend.lined"] > 0
@@ -235,22 +235,16 @@ def _placed(rules, coverage: bool = False):
     return game
 
 
-def _listing(game, seat: int) -> tuple[list, int]:
-    game.peak_steps = 0
-    moves = [(m.action, tuple(sorted(m.args.items()))) for m in game.legal_moves(seat)]
-    return moves, game.peak_steps
-
-
 def test_the_step_limit_is_met_where_every_cell_judged_meets_it(tmp_path):
     """A limit the listing reaches exactly passes; one step fewer fails with the message of
     the listing through every cell (the lined cells are not charged past the limit: every
     cell is judged then, and the limit met where it is met)."""
     on, off = _loaded(tmp_path, RULES, True, "on.rules"), _loaded(tmp_path, RULES, False, "off.rules")
-    moves, needed = _listing(_placed(off), 0)
+    moves, needed = listing(_placed(off), 0)
     # seat 0's line (1,2)-(1,3) ends at (1,1) and (1,4), both red (usable)
     assert [m for m in moves if m[0] == "extend"] == [("extend", (("x", "(1,1)"),)), ("extend", (("x", "(1,4)"),))]
-    assert _listing(_placed(on), 0) == (moves, needed)
-    messages = limit_messages((on, off), _placed, _listing, 0, needed)
+    assert listing(_placed(on), 0) == (moves, needed)
+    messages = limit_messages((on, off), _placed, listing, 0, needed)
     assert messages[0] == messages[1] and f"more than {needed - 1} steps" in messages[0]
 
 

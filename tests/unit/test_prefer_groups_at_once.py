@@ -19,7 +19,7 @@ from regnum.compiler import listers, prefers
 from regnum.engine import decisions, memo as kept
 from regnum.engine.state import canonical_json
 
-from near_toy import HEADER, limit_messages, loaded   # tests/unit is on the path of its tests
+from near_toy import HEADER, limit_messages, listing, loaded   # tests/unit is on the path of its tests
 from test_preferring_listers import _compared
 
 RULES = HEADER + """setup:
@@ -185,21 +185,15 @@ def _placed(rules):
     return game
 
 
-def _listing(game, seat: int) -> tuple[list, int]:
-    game.peak_steps = 0
-    moves = [(m.action, tuple(sorted(m.args.items()))) for m in game.legal_moves(seat)]
-    return moves, game.peak_steps
-
-
 def test_the_step_limit_is_met_where_judging_choice_by_choice_meets_it(tmp_path):
     on, off = _loaded(tmp_path, RULES, True, "on.rules"), _loaded(tmp_path, RULES, False, "off.rules")
-    moves, needed = _listing(_placed(off), 0)
-    assert _listing(_placed(on), 0) == (moves, needed)
+    moves, needed = listing(_placed(off), 0)
+    assert listing(_placed(on), 0) == (moves, needed)
     # b, c and e are seat 0's; d and a are free: moving c, both are next to e still
     # (a by the chord); moving b, only a is next to another of its own (d next to c, and e)
     shifts = sorted((dict(args)["from"], dict(args)["to"]) for action, args in moves if action == "shift")
     assert shifts == [("b", "a"), ("b", "d"), ("c", "a"), ("c", "d"), ("e", "a"), ("e", "d")]
-    messages = limit_messages((on, off), _placed, _listing, 0, needed)
+    messages = limit_messages((on, off), _placed, listing, 0, needed)
     assert messages[0] == messages[1] and f"more than {needed - 1} steps" in messages[0]
 
 

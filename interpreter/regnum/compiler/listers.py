@@ -647,12 +647,7 @@ class _Writer:
         decl = self._cell_table(i, side)
         if decl is None or decl.index not in self.g.x.boards:
             return None
-        g = self.g
-        hoisted, g._hoisted = g._hoisted, {}
-        try:
-            source = g.src(node, self.scope, self.binds)
-        finally:
-            g._hoisted = hoisted
+        source = self._written(node)
         table = rf"(?:_t\d+|(?:c[.]state[.]|_s_)tables\[{re.escape(repr(side.func))}\])"
         written = re.fullmatch(rf"_in_fixed[(]c, {table}\[[(]?v{i}[)]?\], (_items\d+), (\d+)[)]", source)
         return None if written is None else (side.func, written.group(1), int(written.group(2)))
@@ -685,13 +680,17 @@ class _Writer:
     def _plain(self, node) -> str | None:
         """The source of an expression written out in full (no kept value), when it mentions
         no context: it then charges no step and reads only locals and the state. None otherwise."""
+        source = self._written(node)
+        return None if re.search(r"\bc\b", source) else source
+
+    def _written(self, node) -> str:
+        """The source of an expression written out in full: no value hoisted out of the loop."""
         g = self.g
         hoisted, g._hoisted = g._hoisted, {}
         try:
-            source = g.src(node, self.scope, self.binds)
+            return g.src(node, self.scope, self.binds)
         finally:
             g._hoisted = hoisted
-        return None if re.search(r"\bc\b", source) else source
 
     def _once(self, i: int, node) -> str | None:
         """The source of `node` when it reads no choice of parameter i and charges no step
