@@ -64,3 +64,11 @@ def preferred(game, action_name: str, player: int = 0):
     assert (new[0], new[2]) == (old[0], old[2])
     assert new[1] <= old[1]
     return new
+
+
+def assert_alike(a, b) -> None:
+    """Two games played the same: the same moves, state (as saved), peak steps and coverage."""
+    from regnum.engine.state import canonical_json
+    assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
+    assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
+    assert a.peak_steps == b.peak_steps and a.hits == b.hits

@@ -17,8 +17,8 @@ from regnum import Move
 from regnum.agents import play_random_game, playout, random_picks
 from regnum.compiler import listers, prefers
 from regnum.engine import decisions, memo as kept
-from regnum.engine.state import canonical_json
 
+from listings import assert_alike   # tests/unit is on the path of its tests
 from near_toy import HEADER, limit_messages, listing, loaded   # tests/unit is on the path of its tests
 from test_preferring_listers import _compared
 
@@ -131,8 +131,7 @@ def test_listings_keep_and_charge_what_judging_choice_by_choice_does(tmp_path):
             games = [r.new_game(2, seed, coverage=False) for r in (rules, one_by_one)]
             for _ in playout(games[0], random_picks(seed, 2), 40):
                 seat = games[0].to_move[0]
-                games[1] = one_by_one.load_game(games[0].to_dict()) if hasattr(one_by_one, "load_game") \
-                    else _replayed(one_by_one, games[0], seed)
+                games[1] = _replayed(one_by_one, games[0], seed)
                 for action in ("shift", "hop", "swap"):
                     assert _compared(games[0], action, seat) == _compared(games[1], action, seat)
     assert len(met) > 30 and all(found is not None for found in met)
@@ -158,9 +157,7 @@ def test_games_play_as_games_judged_choice_by_choice(tmp_path, seed):
             pass
         games.append(game)
     a, b = games
-    assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
-    assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
-    assert a.peak_steps == b.peak_steps
+    assert_alike(a, b)
     assert {"shift", "hop", "swap"} <= {m.action for m in a._moves}
 
 
@@ -172,9 +169,7 @@ def test_kingdom_builder_plays_as_judged_choice_by_choice(tmp_path):
         for seed, players in ((3, 4), (9, 4), (5, 2)):
             a = play_random_game(at_once, players, seed, coverage=False)
             b = play_random_game(one_by_one, players, seed, coverage=False)
-            assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
-            assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
-            assert a.peak_steps == b.peak_steps
+            assert_alike(a, b)
     assert len(met) > 50
 
 

@@ -519,9 +519,11 @@ class _Writer:
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None else None
             if narrowing is None:   # the cells skipped charge steps: charged at once
-                narrowing = self._lined(i, test, tests)
-                if narrowing is not None and self.group is None:
-                    counting = self._lined_counted(i, test, tests, hit)
+                lined = self._lined(i, test, tests)
+                if lined is not None:
+                    narrowing = f"(it{i} if stop else {lined})"
+                    if self.group is None:
+                        counting = self._lined_counted(i, lined, tests, hit)
             branches.append((guard, narrowing, counting))
             if guard is None:
                 break
@@ -588,32 +590,32 @@ class _Writer:
         lines += [f"n{self.counters[hit]} += {skipped}", f"w{i} = wn"]
         return lines
 
-    def _lined_counted(self, i: int, test, tests: list, hit: str) -> list[str] | None:
-        """The lines of the narrowing of `_lined` with coverage counted: the cells skipped
-        counted under the zone test that refuses them (their zone), the others under this
-        require, as engine/memo.lined_cells counts them; every cell judged by the loop
-        where it cannot narrow, or is asked only whether a move exists."""
+    def _lined_counted(self, i: int, lined: str, tests: list, hit: str) -> list[str] | None:
+        """The lines of the narrowing of `_lined` (its call `lined`) with coverage counted:
+        the cells skipped counted under the zone test that refuses them (their zone), the
+        others under this require, as engine/memo.lined_cells counts them; every cell judged
+        by the loop where it cannot narrow, or is asked only whether a move exists."""
         if not COUNT_APART:
             return None
         for _, counted in self.at[i]:   # numbered in the loop's order, as the loop would number them
             self.counters.setdefault(counted, len(self.counters))
-        call = self._lined(i, test, tests, counted=True)
+        call = lined[:-1] + ", True)"   # the same call, counting
         lines = [f"wn = None if stop else {call}", "if wn is not None:"]
         if tests:
             lines.append(f"    n{self.counters[tests[0][1]]} += wn[1]")
         return lines + [f"    n{self.counters[hit]} += wn[2]", f"    w{i} = wn[0]"]
 
-    def _lined(self, i: int, test, tests: list, counted: bool = False) -> str | None:
-        """The source of the choices of parameter i that a require `T(x) in K and L(x,
-        player)` lets through, L a search of full lines that the lines kept answer
-        (indexes.line_test), T a variable per cell of a fixed board, K a constant list of
-        plain values (`colour(x) in usable and ends_a_line(x, player)`): the cells
-        with a full line, read from the lines, where the zone test before it, if any,
-        passes and K holds T (engine/memo.lined_cells). The cells skipped would each have
-        charged steps at this require (`in` goes through K, L through every line), unlike
-        those `_narrowing` skips: lined_cells charges them at once, so the listing charges
-        what the loop over every cell charges; asked only whether a move exists (`stop`),
-        the loop stops at the first move and charges less, so it goes through every cell.
+    def _lined(self, i: int, test, tests: list) -> str | None:
+        """The call of engine/memo.lined_cells giving the choices of parameter i that a
+        require `T(x) in K and L(x, player)` lets through, L a search of full lines that
+        the lines kept answer (indexes.line_test), T a variable per cell of a fixed board,
+        K a constant list of plain values (`colour(x) in usable and ends_a_line(x,
+        player)`): the cells with a full line where the zone test before it, if any,
+        passes and K holds T. The cells skipped would each have charged steps at this
+        require (`in` goes through K, L through every line), unlike those `_narrowing`
+        skips: lined_cells charges them at once, so the listing charges what the loop over
+        every cell charges. Asked only whether a move exists (`stop`), the loop stops at
+        the first move and charges less: the caller then has it go through every cell.
         None for anything else, or with more than one zone test before it."""
         if not LINED or len(tests) > 1 or not (isinstance(test, ast.Binary) and test.op == "and"):
             return None
@@ -633,8 +635,7 @@ class _Writer:
             keys, empty_refused = known
             zone = f"({self.g.bind(keys, 'ck')}, {empty_refused})"
         lines = ", ".join(lined.groups())
-        call = f"_m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl{', True' if counted else ''})"
-        return call if counted else f"(it{i} if stop else {call})"
+        return f"_m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl)"
 
     def _table_in(self, i: int, node) -> tuple[str, str, int] | None:
         """(table, name of K's set, K's length) for `T(x) in K`, x parameter i's choice, T a
