@@ -63,6 +63,9 @@ happens. So it keeps the walk's order of work:
   the cells skipped are counted under the require that would refuse each: that one, or
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
   zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
+- so does a loop whose domain is a fixed board's cells at times only (`if tile.kind ==
+  jumper then near(x) else cells`), when it is those cells, without coverage: they are
+  then the same values in the same order, and the index is the list known at load's.
 - a loop over a fixed board's cells whose require is `T(x) in K and L(x, player)`, K a
   constant list and L a search of full lines the lines kept answer, goes only through the
   cells with a full line (`_lined`): the cells it skips would have charged steps at that
@@ -106,6 +109,9 @@ COUNT_APART = True
 # Whether a lister goes only through the cells with a full line where a require reads the
 # lines kept (_lined); False: through every cell (tests compare the two).
 LINED = True
+# Whether a lister narrows a domain that is a list known at load only at times, when it is
+# that list (_fixed_branch); False: through every choice of such a domain (tests compare).
+KNOWN_BRANCH = True
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
@@ -501,8 +507,14 @@ class _Writer:
         kept answer it (_lined), the steps of the choices skipped charged at once, and with
         coverage counted, their refusals counted at once (_lined_counted)."""
         param = self.params[i]
-        if param.fixed is None or param.encode_pieces:
+        if param.encode_pieces:
             return f"it{i}"
+        # A domain that is a list known at load only at times (`if … then … else cells`)
+        # narrows when it is that list, read from the table's index of the list known.
+        same = None if param.fixed is not None or not KNOWN_BRANCH else self._fixed_branch(i)
+        if param.fixed is None and same is None:
+            return f"it{i}"
+        domain = f"it{i}" if same is None else self.g.bind(same, "fixed")
         branches = []   # (condition that selects the branch or None, source of the choices or None, counting)
         tests = []   # the zone tests met so far: (node, hit)
         for node, hit in self.at[i]:
@@ -514,11 +526,11 @@ class _Writer:
                 guard = self._once(i, node.left)
                 if guard is not None:
                     test = node.right
-            narrowing = self._narrowing(i, test)
+            narrowing = self._narrowing(i, test, domain)
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
-                if narrowing is not None and self.group is None else None
-            if narrowing is None:   # the cells skipped charge steps: charged at once
+                if narrowing is not None and self.group is None and same is None else None
+            if narrowing is None and same is None:   # the cells skipped charge steps: charged at once
                 lined = self._lined(i, test, tests)
                 if lined is not None:
                     narrowing = f"(it{i} if stop else {lined})"
@@ -532,7 +544,10 @@ class _Writer:
         if not branches:
             return f"it{i}"
         self.emit(depth, f"w{i} = it{i}")
-        self.emit(depth, "if hits is None:")
+        if same is None:
+            self.emit(depth, "if hits is None:")
+        else:   # the same values in the same order: the list known's own, from its index
+            self.emit(depth, f"if hits is None and len(it{i}) == {len(same)} and it{i} == {domain}:")
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
         counted = [(guard, counting) for guard, _, counting in branches]
         while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
@@ -738,14 +753,36 @@ class _Writer:
             return None
         return decl
 
-    def _narrowing(self, i: int, test) -> str | None:
+    def _narrowing(self, i: int, test, domain: str) -> str | None:
         """The source of the choices of parameter i a require's `test` lets through, read
-        instead of judged (_table_equality, _edge_cells), or None."""
+        instead of judged (_table_equality, _edge_cells), or None. `domain` is the source of
+        the list the choices are, known at load (_fixed_branch) or it{i}."""
         found = self._table_equality(i, test)
         if found is not None:
             table, value = found
-            return f"c.state.cells_with({table!r}, it{i}, {value})"
-        return self._edge_cells(i, test)
+            return f"c.state.cells_with({table!r}, {domain}, {value})"
+        return self._edge_cells(i, test) if self.params[i].fixed is not None else None
+
+    def _fixed_branch(self, i: int) -> list | None:
+        """A list no game changes that parameter i's domain, itself not known at load, may
+        be: a branch of its `if … then … else …` naming a fixed board's cells, an enum or a
+        constant list (CodeGen.fixed_list). The first such branch, or None. (The choices
+        are distinct: a list holding a value twice is never equal to them, and values that
+        cannot be keys make State.cells_with give the whole list.)"""
+        if self.domains is None:
+            return None
+        node, scope = self.domains[i]
+        local = {n: None for n in scope} | {n: None for n in self.names[:i]} | dict.fromkeys(self.binds)
+        nodes = [node]
+        while nodes:
+            node = nodes.pop(0)
+            if isinstance(node, ast.IfExpr):
+                nodes += [node.then, node.otherwise]
+                continue
+            value = self.g.x.fixed_list(node, local)
+            if value:
+                return value
+        return None
 
     def _edge_cells(self, i: int, node) -> str | None:
         """The source of the list of the choices of parameter i that a require `on_edge(B,
