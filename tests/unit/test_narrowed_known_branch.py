@@ -211,3 +211,27 @@ def test_kingdom_builder_plays_as_through_every_hex(tmp_path):
             b = play_random_game(every, players, seed, coverage=coverage)
             assert_alike(a, b)
     assert len([found for found in seen if found != "every cell"]) > 20
+
+
+def test_every_narrowing_over_the_board_reads_one_index(tmp_path):
+    """The listers' domains, the known branches and the narrowed comprehensions over a
+    board's cells read one tuple of them (CodeGen.fixed_tuple): a table's index of the cells
+    (State.cells_with) is built once a table, not once a place that reads the board."""
+    rules = _loaded(tmp_path, RULES, True)
+    fixed = [action.params[-1].fixed for action in rules.model.actions.values()
+             if action.params and action.params[-1].fixed is not None and len(action.params[-1].fixed) == 20]
+    assert len(fixed) == 2 and fixed[0] is fixed[1] and list(fixed[0]) == [f"({r},{c})" for r in range(4) for c in range(5)]
+    with pytest.MonkeyPatch.context() as patch:
+        domains = []
+        cells_with = states.State.cells_with
+
+        def read(state, name, domain, value):
+            domains.append(domain)
+            return cells_with(state, name, domain, value)
+        patch.setattr(states.State, "cells_with", read)
+        rules = _loaded(tmp_path, None, True, "kingdom_builder")
+        game = play_random_game(rules, 4, 3, coverage=False)
+    assert {type(d) for d in domains} == {tuple} and len({id(d) for d in domains}) == 1 and len(domains) > 100
+    # one index of the cells (the lines kept for a Tavern are kept there too, under their key)
+    table = game._state.tables["terrain"]
+    assert [key for key in table.by_value if type(key) is int] == [id(domains[0])]

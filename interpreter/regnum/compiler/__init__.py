@@ -315,7 +315,7 @@ class _Compiler:
         if value is None:
             return None
         from ..engine.decisions import _unique
-        return tuple(_unique(value))
+        return self.exprs.codegen.fixed_tuple(_unique(value))
 
     # ── behaviour ──
     def _action(self, decl: ast.ActionDecl, stmts: StmtCompiler) -> Action:

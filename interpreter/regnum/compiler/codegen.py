@@ -89,6 +89,7 @@ class CodeGen:
         # where the code being written runs: `Z[0]` there needs no check.
         self._nonempty: list[tuple] = []   # (zone source, the name it is bound to or None)
         self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
+        self._fixed_tuples: dict = {}   # the choices of a list known at load -> that one tuple (fixed_tuple)
         self._plain_keys: dict = {}   # id of a zone family's keys -> (keys, name of their plain copy, all truthy)
         # Python locals known to hold one value where the code being written runs (a loop
         # over a few literals written out once per value, listers.py): name -> value.
@@ -232,6 +233,17 @@ class CodeGen:
         self.ns[name] = value
         self._bound[id(value)] = (value, name)
         return name
+
+    def fixed_tuple(self, values) -> tuple:
+        """The items of a list known at load as one tuple per content for the whole ruleset:
+        every listing, comprehension and narrowing over a board's cells reads the same
+        object, so that the index of a table State.cells_with keeps for it is built once
+        per table, not once per place that reads the board."""
+        items = tuple(values)
+        try:
+            return self._fixed_tuples.setdefault(items, items)
+        except TypeError:   # an item that cannot be a key (a constant list of lists)
+            return items
 
     def _fresh(self) -> str:
         return f"_v{next(self._ids)}"
@@ -509,7 +521,8 @@ class CodeGen:
             # Written out only for a test of this shape (every comprehension meets this check).
             if _STEPS_OR_CALLS.search(self.src(test, scope, inner)):   # `c.state` reads are no step
                 return None
-            return f"_cells_where(c, {walked}, {side.func!r}, {self.src(other, scope, inner)})"
+            cells = self.bind(self.fixed_tuple(self.x.boards[source_node.name].nodes), "fixed")
+            return f"_cells_where(c, {walked}, {side.func!r}, {self.src(other, scope, inner)}, {cells})"
         return None
 
     def _ListComp(self, node, scope, binds):

@@ -130,12 +130,16 @@ def _walk(c, items):
     return items
 
 
-def _cells_where(c, cells, table: str, value):
+def _cells_where(c, cells, table: str, value, same: tuple):
     """The cells of `cells` (a fixed board's, charged already) where `table` has `value`,
-    read from the table's index (State.cells_with), for a comprehension whose test refuses
-    the others at its first part (codegen._table_narrowed); all of them without a state."""
+    read from the table's index (State.cells_with) of `same`, the board's cells as every
+    narrowing reads them (CodeGen.fixed_tuple), for a comprehension whose test refuses the
+    others at its first part (codegen._table_narrowed); all of them without a state."""
     state = c.state
-    return cells if state is None else state.cells_with(table, cells, value)
+    if state is None:
+        return cells
+    found = state.cells_with(table, same, value)
+    return cells if found is same else found
 
 
 def _walk_items(c, items):

@@ -514,7 +514,7 @@ class _Writer:
         same = None if param.fixed is not None or not KNOWN_BRANCH else self._fixed_branch(i)
         if param.fixed is None and same is None:
             return f"it{i}"
-        domain = f"it{i}" if same is None else self.g.bind(same, "fixed")
+        domain = f"it{i}" if same is None else self.g.bind(self.g.fixed_tuple(same), "fixed")
         branches = []   # (condition that selects the branch or None, source of the choices or None, counting)
         tests = []   # the zone tests met so far: (node, hit)
         for node, hit in self.at[i]:
@@ -547,7 +547,7 @@ class _Writer:
         if same is None:
             self.emit(depth, "if hits is None:")
         else:   # the same values in the same order: the list known's own, from its index
-            self.emit(depth, f"if hits is None and len(it{i}) == {len(same)} and it{i} == {domain}:")
+            self.emit(depth, f"if hits is None and len(it{i}) == {len(same)} and it{i} == {self.g.bind(same, 'fixed')}:")
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
         counted = [(guard, counting) for guard, _, counting in branches]
         while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
