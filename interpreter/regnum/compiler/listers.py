@@ -188,7 +188,7 @@ def _helpers() -> dict:
                     # the generated code's namespace has only the builtins expressions use
                     "_m_KeyError": KeyError, "_m_TypeError": TypeError, "_m_Exception": Exception,
                     "_m_set": set, "_m_zip": zip, "_m_Unfused": decisions.Unfused,
-                    "_m_apart": kept.refused_apart, "_m_lined": kept.lined_cells,
+                    "_m_apart": kept.refused_apart, "_m_lined": kept.lined_cells, "_m_lined_first": kept.lined_first,
                     "_m_near_rows": kept.near_rows}
     return _HELPERS
 
@@ -515,7 +515,9 @@ class _Writer:
         if param.fixed is None and same is None:
             return f"it{i}"
         domain = f"it{i}" if same is None else self.g.bind(self.g.fixed_tuple(same), "fixed")
-        branches = []   # (condition that selects the branch or None, source of the choices or None, counting)
+        # (condition that selects the branch or None, source of the choices or None, counting,
+        # a line that narrows them when asked whether a move exists, or None)
+        branches = []
         tests = []   # the zone tests met so far: (node, hit)
         for node, hit in self.at[i]:
             if self._safe_require(i, node):
@@ -530,13 +532,15 @@ class _Writer:
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None and same is None else None
+            asked = None
             if narrowing is None and same is None:   # the cells skipped charge steps: charged at once
                 lined = self._lined(i, test, tests)
                 if lined is not None:
                     narrowing = f"(it{i} if stop else {lined})"
+                    asked = self._lined_first(i, node, lined)
                     if self.group is None:
                         counting = self._lined_counted(i, lined, tests, hit)
-            branches.append((guard, narrowing, counting))
+            branches.append((guard, narrowing, counting, asked))
             if guard is None:
                 break
         while branches and branches[-1][1] is None:   # a last branch that narrows nothing
@@ -548,8 +552,9 @@ class _Writer:
             self.emit(depth, "if hits is None:")
         else:   # the same values in the same order: the list known's own, from its index
             self.emit(depth, f"if hits is None and len(it{i}) == {len(same)} and it{i} == {self.g.bind(same, 'fixed')}:")
-        self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"]) for guard, narrowing, _ in branches])
-        counted = [(guard, counting) for guard, _, counting in branches]
+        self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"] + ([asked] if asked else []))
+                                      for guard, narrowing, _, asked in branches])
+        counted = [(guard, counting) for guard, _, counting, _ in branches]
         while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
             counted.pop()
         if counted:
@@ -651,6 +656,16 @@ class _Writer:
             zone = f"({self.g.bind(keys, 'ck')}, {empty_refused})"
         lines = ", ".join(lined.groups())
         return f"_m_lined(c, it{i}, {table!r}, {items}, {n}, {zone}, ({lines}), pl)"
+
+    def _lined_first(self, i: int, node, lined: str) -> str | None:
+        """The line narrowing the choices of parameter i when the listing is asked whether
+        a move exists (`stop`), the narrowing of `_lined` (its call `lined`) standing
+        otherwise: the same call given the `stop` (engine/memo.lined_first) when the require
+        `node` is the last of the last parameter, so that every cell it finds is a move and
+        a listing kept whole after its first move narrows too; else None (every choice)."""
+        if i != len(self.params) - 1 or node is not self.at[i][-1][0]:
+            return None
+        return f"if stop: w{i} = _m_lined_first({lined[len('_m_lined('):-1]}, stop)"
 
     def _table_in(self, i: int, node) -> tuple[str, str, int] | None:
         """(table, name of K's set, K's length) for `T(x) in K`, x parameter i's choice, T a

@@ -169,10 +169,14 @@ class _First:
     `exists`): at the first legal move, instead of stopping, the lister notes the steps
     charged so far (what a listing stopped there would have charged) and lists on."""
 
-    __slots__ = ("steps",)
+    __slots__ = ("steps", "owed")
 
     def __init__(self):
         self.steps = None
+        # Steps a narrowing charges once the first move is met: those of the choices it
+        # skipped after that move (engine/memo.lined_cells), which a listing stopped there
+        # never charges and the whole listing does.
+        self.owed = 0
 
 
 def _stop(ctx: Ctx, stop) -> bool:
@@ -181,6 +185,12 @@ def _stop(ctx: Ctx, stop) -> bool:
     if type(stop) is not _First:
         raise _Found
     stop.steps = ctx.steps
+    owed = stop.owed
+    if owed:
+        stop.owed = 0
+        ctx.steps += owed
+        if ctx.steps > ctx.max_steps:
+            ctx.runaway()
     return False
 
 
@@ -544,7 +554,8 @@ def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
     except BaseException:   # listed again the plain way, which raises or not as it should
         ctx.steps = start
         return None
-    if (first.steps is None) != (not out):   # every move passes a `stop` check: never, but sure
+    if (first.steps is None) != (not out) or first.owed:   # never, but sure: every move passes
+        # a `stop` check, which pays what is owed
         ctx.steps = start
         return None
     kept = ctx.kept

@@ -216,7 +216,7 @@ _MET = "counted once"   # in Memo.indexes with a number: refused_apart counted w
 
 
 def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, lines: tuple, wanted,
-                counted: bool = False):
+                counted: bool = False, first=None):
     """The cells of `domain` (a fixed board's, in its order) a listing's loop must judge for
     a require `T(x) in K and L(x, p)` (T the table `name`, K a constant list whose set is
     `items` and length `n`; L a search of lines all of a def's value `wanted`, answered by
@@ -236,7 +236,14 @@ def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, line
     passes the zone test with T in K, as the loop asks them at the first such cell.
 
     `counted` (coverage counted): (the cells, how many cells the zone test refuses, how
-    many others this require refuses), or None where the loop judges every cell."""
+    many others this require refuses), or None where the loop judges every cell.
+
+    `first` (lined_first), for a loop whose every cell found is a move (the require is the
+    last of the last parameter): the `stop` of a listing asked whether a move exists, kept
+    whole after its first move (decisions._First). The steps of the cells skipped before
+    the first cell found are charged here, those after it owed to the first move
+    (decisions._stop), so that the first move notes what a listing stopped there charges,
+    and the listing what every cell judged charges."""
     state = c.state
     if state is None or name in state._owned_tables:
         return None if counted else domain
@@ -269,11 +276,25 @@ def lined_cells(c, domain: list, name: str, items: frozenset, n: int, zone, line
         found = []
     if c.steps + charged > c.max_steps:
         return None if counted else domain
+    if first is not None and found:
+        before = position[found[0]]
+        owed = charged - sum(weights[:before] if passing is None else compress(weights[:before], passing))
+        first.owed = owed
+        charged -= owed
     c.steps += charged
     if not counted:
         return found
     passed = len(domain) if passing is None else sum(passing)
     return found, len(domain) - passed, passed - len(found)
+
+
+def lined_first(c, domain: list, name: str, items: frozenset, n: int, zone, lines: tuple, wanted, stop):
+    """lined_cells for a listing asked whether a move exists: `domain` when it stops at the
+    first move (`stop` True: the loop judges every cell up to it), the cells found when it
+    is kept whole after it (a decisions._First, given as `first`)."""
+    if stop is True:
+        return domain
+    return lined_cells(c, domain, name, items, n, zone, lines, wanted, False, stop)
 
 
 def _lined_weights(table, domain: list, items: frozenset, n: int, straight: Lines, keys: dict | None):
