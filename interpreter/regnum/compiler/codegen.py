@@ -90,6 +90,7 @@ class CodeGen:
         self._nonempty: list[tuple] = []   # (zone source, the name it is bound to or None)
         self._bound: dict = {}     # id of a value bound in the namespace -> (value, its name)
         self._fixed_tuples: dict = {}   # the choices of a list known at load -> that one tuple (fixed_tuple)
+        self._named_lists: dict = {}   # a fixed board's or an enum's name -> the one list it reads as (named_list)
         self._plain_keys: dict = {}   # id of a zone family's keys -> (keys, name of their plain copy, all truthy)
         # Python locals known to hold one value where the code being written runs (a loop
         # over a few literals written out once per value, listers.py): name -> value.
@@ -244,6 +245,17 @@ class CodeGen:
             return self._fixed_tuples.setdefault(items, items)
         except TypeError:   # an item that cannot be a key (a constant list of lists)
             return items
+
+    def named_list(self, name: str) -> list:
+        """The list a fixed board's cells or an enum's members are read as, one object per
+        name for the whole ruleset (no game changes it, nothing writes into it), so that a
+        domain that is it at times is known by its identity (listers._Writer._fixed_branch)."""
+        known = self._named_lists.get(name)
+        if known is None:
+            decl = self.x.program.get(name)
+            known = self._named_lists[name] = list(self.x.boards[name].nodes) if decl.kind == "board" \
+                else [m for m, _ in decl.members]
+        return known
 
     def _fresh(self) -> str:
         return f"_v{next(self._ids)}"
@@ -437,10 +449,8 @@ class CodeGen:
                 return self._zone_read(repr(x.zones[name].keys['']))
             if decl.kind == "board" and x.boards[name].is_open:   # the cells in use, as they are now
                 return f"list({self.state('grids')}[{name!r}]['cells'])"
-            if decl.kind == "board":
-                return self.bind(list(x.boards[name].nodes))
-            if decl.kind == "enum":
-                return self.bind([m for m, _ in decl.members])
+            if decl.kind in ("board", "enum"):
+                return self.bind(self.named_list(name))
             if decl.kind == "def" and not decl.params:
                 return f"{self._def(decl, ())}(c)"
         from .expressions import CompileError

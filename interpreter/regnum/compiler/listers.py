@@ -514,7 +514,7 @@ class _Writer:
         same = None if param.fixed is not None or not KNOWN_BRANCH else self._fixed_branch(i)
         if param.fixed is None and same is None:
             return f"it{i}"
-        domain = f"it{i}" if same is None else self.g.bind(self.g.fixed_tuple(same), "fixed")
+        domain = f"it{i}" if same is None else self.g.bind(self.g.fixed_tuple(same), "fixed")   # its index
         # (condition that selects the branch or None, source of the choices or None, counting,
         # a line that narrows them when asked whether a move exists, or None)
         branches = []
@@ -550,8 +550,8 @@ class _Writer:
         self.emit(depth, f"w{i} = it{i}")
         if same is None:
             self.emit(depth, "if hits is None:")
-        else:   # the same values in the same order: the list known's own, from its index
-            self.emit(depth, f"if hits is None and len(it{i}) == {len(same)} and it{i} == {self.g.bind(same, 'fixed')}:")
+        else:   # the list known itself (its choices: _choices): the same values in the same order
+            self.emit(depth, f"if hits is None and it{i} is {self.g.bind(same)}:")
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"] + ([asked] if asked else []))
                                       for guard, narrowing, _, asked in branches])
         counted = [(guard, counting) for guard, _, counting, _ in branches]
@@ -779,11 +779,11 @@ class _Writer:
         return self._edge_cells(i, test) if self.params[i].fixed is not None else None
 
     def _fixed_branch(self, i: int) -> list | None:
-        """A list no game changes that parameter i's domain, itself not known at load, may
-        be: a branch of its `if … then … else …` naming a fixed board's cells, an enum or a
-        constant list (CodeGen.fixed_list). The first such branch, or None. (The choices
-        are distinct: a list holding a value twice is never equal to them, and values that
-        cannot be keys make State.cells_with give the whole list.)"""
+        """The list no game changes that parameter i's domain, itself not known at load, is
+        at times: the object a branch of its `if … then … else …` reads as, that names a
+        fixed board's cells, an enum's members (CodeGen.named_list) or a constant list, of
+        distinct values that can be keys. The first such branch, or None. The domain is then
+        known by its identity, and its choices are the list itself (_choices)."""
         if self.domains is None:
             return None
         node, scope = self.domains[i]
@@ -793,10 +793,14 @@ class _Writer:
             node = nodes.pop(0)
             if isinstance(node, ast.IfExpr):
                 nodes += [node.then, node.otherwise]
-                continue
-            value = self.g.x.fixed_list(node, local)
-            if value:
-                return value
+            elif isinstance(node, ast.Name) and self.g.x.fixed_list(node, local) is not None:
+                consts = self.g.x.consts
+                value = consts[node.name] if node.name in consts else self.g.named_list(node.name)
+                try:
+                    if len(set(value)) == len(value):
+                        return value
+                except TypeError:   # values that cannot be keys: no index of them
+                    pass
         return None
 
     def _edge_cells(self, i: int, node) -> str | None:
@@ -921,6 +925,9 @@ class _Writer:
         # pieces earlier parameters took are left out afresh each time.
         keep = f"(d, {labels})" if taken else "_m_choices(c, d)" if param.encode_pieces \
             else "d" if written is not None and self._distinct(i) else "_m_unique(d)"
+        known = self._fixed_branch(i) if keep == "_m_unique(d)" and param.fixed is None else None
+        if known is not None:   # a list of distinct values: its own choices
+            keep = f"(d if d is {g.bind(known)} else _m_unique(d))"
         compute = [f"d = {domain}", f"f{i} = {keep}"]
         if i == 0:
             for line in compute:
