@@ -64,13 +64,17 @@ happens. So it keeps the walk's order of work:
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
   zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
 - so does a loop whose domain is a fixed board's cells at times only (`if tile.kind ==
-  jumper then near(x) else cells`), when it is those cells, without coverage: they are
-  then the same values in the same order, and the index is the list known at load's.
+  jumper then near(x) else cells`), when it is those cells, without coverage: the board's
+  cells are read as one list (CodeGen.named_list), so the domain is known by its identity
+  and is its own choices. Every narrowing over a board reads one tuple of its cells
+  (CodeGen.fixed_tuple), so a table's index of them is built once.
 - a loop over a fixed board's cells whose require is `T(x) in K and L(x, player)`, K a
   constant list and L a search of full lines the lines kept answer, goes only through the
   cells with a full line (`_lined`): the cells it skips would have charged steps at that
   require, and engine/memo.lined_cells charges them at once, so the steps stay those of
-  the full loop; with coverage counted, it counts them at once too (`_lined_counted`).
+  the full loop; with coverage counted, it counts them at once too (`_lined_counted`);
+  asked by a `can` that keeps its listing, those after the first move are owed to it
+  (`_lined_first`), so that it notes what a listing stopped there charges.
 
 A require of a parameter that is, or holds at the top of its and/or/not/if or in a def
 written as its body, an `any`/`all` of a comprehension or a `count` of one compared, is
@@ -505,7 +509,11 @@ class _Writer:
 
         A require that charges steps for the choices it refuses narrows too when the lines
         kept answer it (_lined), the steps of the choices skipped charged at once, and with
-        coverage counted, their refusals counted at once (_lined_counted)."""
+        coverage counted, their refusals counted at once (_lined_counted).
+
+        A domain not known at load that is at times a list known at load (`if … then …
+        else cells`: _fixed_branch) narrows by `T(x) == v` when it is that list, without
+        coverage: the same values in the same order."""
         param = self.params[i]
         if param.encode_pieces:
             return f"it{i}"
@@ -635,8 +643,9 @@ class _Writer:
         require (`in` goes through K, L through every line), unlike those `_narrowing`
         skips: lined_cells charges them at once, so the listing charges what the loop over
         every cell charges. Asked only whether a move exists (`stop`), the loop stops at
-        the first move and charges less: the caller then has it go through every cell.
-        None for anything else, or with more than one zone test before it."""
+        the first move and charges less: the caller then has it go through every cell, but
+        for a listing kept whole after its first move (_lined_first). None for anything
+        else, or with more than one zone test before it."""
         if not LINED or len(tests) > 1 or not (isinstance(test, ast.Binary) and test.op == "and"):
             return None
         found = self._table_in(i, test.left)
