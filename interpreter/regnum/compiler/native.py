@@ -352,9 +352,11 @@ class NativeCompiler:
         src.add(d, f"{py} = {value}", s.span)
 
     def _assign(self, src, d, target, node, value, span, binds, op):
+        raw = value   # what set_table and set_field store: they fit it themselves, as the VM's do
         if op == "+=":  # store the sum, checked, rather than adding in place
             current = self._e(target, binds)
-            value, op = f"c.fit({current} + {value})", "="
+            raw = f"{current} + {value}"
+            value, op = f"c.fit({raw})", "="
         else:
             value = self._fit(node, value)
         # The state's variables are set through the context, which journals the write.
@@ -367,7 +369,7 @@ class NativeCompiler:
         elif isinstance(target, ast.Call):
             decl = self.program.get(target.func, "var")
             if decl is not None and decl.per_index:
-                src.add(d, f"c.set_table({target.func!r}, {self._e(target.args[0], binds)}, {value}, False)", span)
+                src.add(d, f"c.set_table({target.func!r}, {self._e(target.args[0], binds)}, {raw}, False)", span)
             else:
                 seat = self._e(target.args[0], binds)
                 if seat in self._seats:   # a seat: nothing to check, so nothing to order
@@ -376,7 +378,7 @@ class NativeCompiler:
                 src.add(d, f"_put = {value}", span)   # the value first, then the seat, as Python would
                 src.add(d, f"c.set_pvar(_seat(c, {seat}), {target.func!r}, _put)", span)
         elif isinstance(target, ast.Attribute):
-            src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {value}, False)", span)
+            src.add(d, f"c.set_field({self._e(target.obj, binds)}, {target.name!r}, {raw}, False)", span)
         else:
             from .expressions import CompileError
             raise CompileError("cannot assign to this", span)

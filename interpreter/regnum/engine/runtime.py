@@ -307,16 +307,19 @@ class Ctx:
         self.added += (1 + len(cell)) * (1 + 2 * len(families) + 2 * len(tables))
 
     def set_table(self, name: str, index, value, add: bool) -> None:
-        table = self.state.tables.get(name)
-        if table is not None and index not in table and self.model.tables[name].open \
-                and coordinates(index) is not None:
-            self.use_cell(self.model.tables[name].index, index)
-            table = self.state.tables[name]
+        state = self.state
+        table = state.tables.get(name)
         if table is None or index not in table:
-            raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members")
-        table = self.state.writable_table(name)
-        new = self.fit(table[index] + value if add else value)
-        self.undo.append((undo_table, name, index, table[index]))
+            if table is not None and self.model.tables[name].open and coordinates(index) is not None:
+                self.use_cell(self.model.tables[name].index, index)
+                table = state.tables[name]
+            if table is None or index not in table:
+                raise EvalError(f"{name}({index!r}): {index!r} is not one of its cells or members")
+        if name not in state._owned_tables:   # State.writable_table, inlined: setups write hundreds
+            table = state.writable_table(name)
+        old = table[index]
+        new = self.fit(old + value if add else value)
+        self.undo.append((undo_table, name, index, old))
         table[index] = new
 
     # ── the seeded generator, as `random one of` / `random N of` draw from it ──
