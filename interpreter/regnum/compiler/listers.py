@@ -116,6 +116,12 @@ LINED = True
 # Whether a lister narrows a domain that is a list known at load only at times, when it is
 # that list (_fixed_branch); False: through every choice of such a domain (tests compare).
 KNOWN_BRANCH = True
+# Whether a call kept per choice of a parameter is kept for the listing by the values it reads
+# when it does not read some earlier parameter (_kept_by_values); False: computed again for
+# each value of that one (tests compare the two).
+KEPT_BY_VALUES = True
+# Reads of the context that charge no step (an open grid's start value of a table).
+_STEPLESS_READS = re.compile(r"_cell_start[(]c, ")
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
@@ -379,7 +385,8 @@ class _Writer:
             return line
         indent = line[:len(line) - len(stripped)]
         numbers = self.resets.get(int(stripped[len(_RESET):]), ())
-        return "\n".join(f"{indent}hq{n} = _UNSET" for n in numbers) or f"{indent}pass"
+        return "\n".join(f"{indent}hq{n} = _UNSET" if type(n) is int else f"{indent}{n[1]}"
+                         for n in numbers) or f"{indent}pass"
 
     def _hoistable(self, i: int, clauses: list):
         """(node, level, scope, binds) of each call the requires of parameter i can compute
@@ -393,6 +400,22 @@ class _Writer:
             for n in _state_only_calls(g, node, set()):
                 yield n, -1, {}, {}
 
+    def _kept_by_values(self, node, level: int, value: str) -> tuple[str, str] | None:
+        """(the key, the test that its values can be keys) under which a call the requires
+        compute once per choice of parameter `level` (`value`, its source) is kept for the
+        whole listing, when it does not read some parameter before `level`: met again for
+        each value of that one (`free(at)` for each value played at each cell of the ring),
+        it is read, not computed again. Only a call that charges no step (its source mentions
+        the context only to read an open grid's start value), so that the listing charges
+        what it charged; it fails, if it does, the first time, as before. None otherwise."""
+        if not KEPT_BY_VALUES or level <= 0:
+            return None
+        read = sorted(self.names.index(name) for name, _, _ in free_names(node) if name in self.names)
+        if read == list(range(level + 1)) or re.search(r"\bc\b", _STEPLESS_READS.sub("", value)):
+            return None
+        key = f"v{read[0]}" if len(read) == 1 else "(" + "".join(f"v{j}, " for j in read) + ")"
+        return key, " and ".join(f"type(v{j}) in _m_keyed" for j in read)
+
     def _checked_loop(self, i: int, depth: int, leaf: bool, stop_first: bool = False) -> None:
         """The loop over the choices of parameter i that keeps those passing its requires:
         into ok{i}, or, for the last parameter, straight into the moves."""
@@ -404,11 +427,22 @@ class _Writer:
             number = self.hoisted
             self.hoisted += 1
             value = g.src(n, scope, binds)
-            self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
-                              f"        hq{number} = {value}", f"        return hq{number}"]
+            kept = self._kept_by_values(n, level, value)
+            if kept is None:
+                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
+                                  f"        hq{number} = {value}", f"        return hq{number}"]
+                self.resets.setdefault(level, []).append(number)
+            else:   # kept for the listing by the values it reads, met again for other values of the others
+                key, keyed = kept
+                self.top.append(f"mq{number} = {{}}")
+                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
+                                  f"        hq{number} = {value}",
+                                  f"        if {keyed}: mq{number}[{key}] = hq{number}",
+                                  f"        return hq{number}"]
+                self.resets.setdefault(level, []).append(
+                    (number, f"hq{number} = mq{number}.get({key}, _UNSET) if {keyed} else _UNSET"))
             g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
             self.kept.append(id(n))
-            self.resets.setdefault(level, []).append(number)
         shared = []   # calls several requires of i make with the same arguments: once per choice
         for group in _repeated_calls(g, [node for node, _ in clauses]):
             number = self.hoisted
