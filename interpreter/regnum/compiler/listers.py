@@ -26,7 +26,9 @@ happens. So it keeps the walk's order of work:
 - a def call in a require that does not read the parameter is computed at its first use
   (a condition before it may guard it) and kept while the parameters it reads keep their
   values: once per listing when it reads none (`black(current)`), once per choice of the
-  last one it reads otherwise. Calls inside the bodies of the defs a require calls, when
+  last one it reads otherwise — or, when it does not read some earlier parameter and
+  charges no step, once per listing for each of the values it reads (`_kept_by_values`:
+  `free(at)` for each value played). Calls inside the bodies of the defs a require calls, when
   they read none of that def's parameters (a value of the state alone, whatever the
   arguments), are kept the same way for the whole listing. The generic walk's filters
   compute such a call once per batch of choices: a lister may therefore charge fewer
