@@ -72,3 +72,12 @@ def assert_alike(a, b) -> None:
     assert [m.to_dict() for m in a._moves] == [m.to_dict() for m in b._moves]
     assert canonical_json(a.to_dict()) == canonical_json(b.to_dict())
     assert a.peak_steps == b.peak_steps and a.hits == b.hits
+
+
+def played(rules, seed: int, players: int = 2, moves: int = 80, coverage: bool = False):
+    """A game of `rules` played `moves` moves at most by the random playout of `seed`."""
+    from regnum.agents import playout, random_picks
+    game = rules.new_game(players, seed, coverage=coverage)
+    for _ in playout(game, random_picks(seed, players), moves):
+        pass
+    return game

@@ -10,12 +10,11 @@ import re
 
 import pytest
 
-import regnum
 from regnum.agents import play_random_game, playout, random_picks
 from regnum.compiler import listers
 
-from listings import assert_alike, both   # tests/unit is on the path of its tests
-from toy_rules import load
+from listings import assert_alike, both, played   # tests/unit is on the path of its tests
+from toy_rules import load_switched
 
 RULES = """
 game toy "Toy"
@@ -48,10 +47,7 @@ action lift(at in map):
 
 
 def _loaded(tmp_path, text: str | None, kept: bool, name: str = "toy.rules"):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        patch.setattr(listers, "KEPT_BY_VALUES", kept)
-        return load(tmp_path, text, name) if text is not None else regnum.load(name)
+    return load_switched(tmp_path, text, name, [(listers, "KEPT_BY_VALUES", kept)])
 
 
 def _kept(rules, action: str) -> list[str]:
@@ -98,15 +94,10 @@ def test_a_listing_lists_and_charges_what_the_walk_does(tmp_path):
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("coverage", [False, True])
 def test_games_play_as_computing_each_time(tmp_path, seed, coverage):
-    games = []
-    for kept in (True, False):
-        rules = _loaded(tmp_path, RULES, kept, f"kept{kept}.rules")
-        game = rules.new_game(2, seed, coverage=coverage)
-        for _ in playout(game, random_picks(seed, 2), 60):
-            pass
-        games.append(game)
-    assert_alike(*games)
-    assert sum(m.action == "put" for m in games[0]._moves) > 10
+    a, b = (played(_loaded(tmp_path, RULES, kept, f"kept{kept}.rules"), seed, moves=60, coverage=coverage)
+            for kept in (True, False))
+    assert_alike(a, b)
+    assert sum(m.action == "put" for m in a._moves) > 10
 
 
 def test_kings_gate_plays_as_computing_each_time(tmp_path):

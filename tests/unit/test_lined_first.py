@@ -11,25 +11,20 @@ import re
 
 import pytest
 
-import regnum
-from regnum import Move
 from regnum.agents import play_random_game, playout, random_picks
 from regnum.compiler import listers
 from regnum.engine import decisions
 from regnum.engine import memo as kept
 from regnum.limits import Overflow
 
-from listings import assert_alike   # tests/unit is on the path of its tests
+from listings import assert_alike, played   # tests/unit is on the path of its tests
 from test_lined_cells import RULES, _placed
-from toy_rules import load
+from toy_rules import load_switched
 
 
 def _loaded(tmp_path, text: str | None, lined: bool, name: str = "toy.rules"):
-    """The ruleset loaded without the disk cache, lined narrowing on or off."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        patch.setattr(listers, "LINED", lined)
-        return load(tmp_path, text, name) if text is not None else regnum.load(name)
+    """The ruleset, lined narrowing on or off."""
+    return load_switched(tmp_path, text, name, [(listers, "LINED", lined)])
 
 
 def _firsts(rules, action: str) -> list[str]:
@@ -126,14 +121,8 @@ def test_the_step_limit_is_met_as_every_cell_judged_meets_it(tmp_path):
 @pytest.mark.parametrize("seed", range(3))
 def test_games_play_as_games_through_every_cell(tmp_path, seed):
     """Whole games without coverage, where `can` keeps its listings: moves, state, peak steps."""
-    games = []
-    for lined in (True, False):
-        rules = _loaded(tmp_path, RULES, lined, f"lined{lined}.rules")
-        game = rules.new_game(2, seed, coverage=False)
-        for _ in playout(game, random_picks(seed, 2), 80):
-            pass
-        games.append(game)
-    assert_alike(*games)
+    assert_alike(*(played(_loaded(tmp_path, RULES, lined, f"lined{lined}.rules"), seed)
+                   for lined in (True, False)))
 
 
 def test_kingdom_builder_plays_as_through_every_hex(tmp_path):

@@ -11,15 +11,14 @@ import re
 
 import pytest
 
-import regnum
 from regnum import Move
 from regnum.agents import play_random_game, playout, random_picks
 from regnum.compiler import listers
 from regnum.engine import state as states
 
-from listings import assert_alike, both   # tests/unit is on the path of its tests
+from listings import assert_alike, both, played   # tests/unit is on the path of its tests
 from near_toy import listing
-from toy_rules import load
+from toy_rules import load_switched
 
 RULES = """
 game toy "Toy"
@@ -74,12 +73,9 @@ RED, BLUE, _ = ([f"({r},{c})" for r in range(4) for c in range(5) if (r + 2 * c)
 
 
 def _loaded(tmp_path, text: str | None, narrowed: bool, name: str = "toy.rules"):
-    """The ruleset (`text`, or the bundled ruleset `name`) loaded without the disk cache, its
-    listers narrowing a domain known at times when it is the list known, or never."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("REGNUM_CACHE_DIR", "off")
-        patch.setattr(listers, "KNOWN_BRANCH", narrowed)
-        return load(tmp_path, text, name) if text is not None else regnum.load(name)
+    """The ruleset, its listers narrowing a domain known at times when it is the list
+    known, or never."""
+    return load_switched(tmp_path, text, name, [(listers, "KNOWN_BRANCH", narrowed)])
 
 
 def _tests(rules, action: str) -> list[str]:
@@ -189,14 +185,8 @@ def test_the_cells_read_are_those_judged_and_a_written_table_is_judged(tmp_path)
 @pytest.mark.parametrize("coverage", [False, True])
 def test_games_play_as_games_through_every_cell(tmp_path, seed, coverage):
     """Whole games, with coverage counted and without: moves, state, coverage, peak steps."""
-    games = []
-    for narrowed in (True, False):
-        rules = _loaded(tmp_path, RULES, narrowed, f"narrowed{narrowed}.rules")
-        game = rules.new_game(2, seed, coverage=coverage)
-        for _ in playout(game, random_picks(seed, 2), 80):
-            pass
-        games.append(game)
-    a, b = games
+    a, b = (played(_loaded(tmp_path, RULES, narrowed, f"narrowed{narrowed}.rules"), seed, coverage=coverage)
+            for narrowed in (True, False))
     assert_alike(a, b)
     assert sum(m.action == "shift" for m in a._moves) > 5
 

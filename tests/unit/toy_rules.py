@@ -11,3 +11,15 @@ def load(tmp_path, text: str, name: str = "toy.rules") -> regnum.Ruleset:
     path = tmp_path / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return regnum.load(path)
+
+
+def load_switched(tmp_path, text: str | None, name: str, switches: list) -> regnum.Ruleset:
+    """The ruleset `text` (or, when None, the bundled ruleset `name`) loaded without the disk
+    cache while each (module, switch, value) of `switches` holds: a compiler's choice made
+    one way or the other, for tests that compare the two (what it compiles keeps it)."""
+    import pytest
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REGNUM_CACHE_DIR", "off")
+        for module, switch, value in switches:
+            patch.setattr(module, switch, value)
+        return load(tmp_path, text, name) if text is not None else regnum.load(name)
