@@ -226,6 +226,7 @@ class _Writer:
         self.kept: list[int] = []   # ids of the nodes hoisted, dropped when the function is written
         self.fields = 0   # fields of chosen pieces read once per choice (_read_fields)
         self.walked_again = False   # whether a failed read hands the listing to the walk
+        self._known_branches: dict = {}   # parameter -> _fixed_branch's answer (asked twice)
         # Every parameter's choice and the player are locals; `e` holds what the domains read.
         self.binds = {"player": ("pl", scope.get("player", "player"))}
 
@@ -829,6 +830,11 @@ class _Writer:
         fixed board's cells, an enum's members (CodeGen.named_list) or a constant list, of
         distinct values that can be keys. The first such branch, or None. The domain is then
         known by its identity, and its choices are the list itself (_choices)."""
+        if i not in self._known_branches:
+            self._known_branches[i] = self._find_fixed_branch(i)
+        return self._known_branches[i]
+
+    def _find_fixed_branch(self, i: int) -> list | None:
         if self.domains is None:
             return None
         node, scope = self.domains[i]
