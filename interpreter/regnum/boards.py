@@ -63,6 +63,7 @@ class Board:
     edge: frozenset = frozenset()     # cells from which some direction leads off the board
     _distances: dict = field(default_factory=dict, repr=False, compare=False)
     _lines: dict = field(default_factory=dict, repr=False, compare=False)   # see line()
+    _at: dict | None = field(default=None, repr=False, compare=False)       # see cell_at()
 
     @property
     def nodes(self) -> list:
@@ -293,11 +294,23 @@ def on_edge(board: Board, cell) -> bool:
 
 
 def cell_at(board: Board, row, col):
-    """The cell at (row, col), or none if the board has no such cell."""
+    """The cell at (row, col), or none if the board has no such cell. A board's setup asks
+    this of every cell it fills (a section's hexes, row by row), so whole numbers are
+    looked up in the board's cells by position, made once, rather than written as a name
+    and checked; anything else takes the checks below."""
+    at = board._at
+    if at is not None and type(row) is int and type(col) is int:
+        return at.get((row, col))
+    return _cell_at(board, row, col)
+
+
+def _cell_at(board: Board, row, col):
     if not board.has_coordinates:
         raise EvalError(f"board '{board.name}' is a {board.topology}: its cells have no coordinates")
     if type(row) is not int or type(col) is not int:
         raise EvalError(f"cell(): row and column are whole numbers, not {row!r} and {col!r}")
+    if board._at is None:
+        board._at = {position: cell for cell, position in board.coords.items()}
     name = cell_name(row, col)
     return name if name in board.adjacency else None
 

@@ -106,11 +106,10 @@ class Game:
                 state.grids[table.index]["start"][table.name] = start
             elif not grown:
                 tables_bound += _table_bound(table, start)
-        for fam in model.zones.values():
-            for index, key in fam.keys.items():
-                if fam.index == "player" and index >= players:
-                    continue
-                state.zones[key] = []
+        # Every zone, empty, in the order of the families and their keys (a zone per cell of
+        # a board makes hundreds: one comprehension, not a statement a zone).
+        state.zones = {key: [] for fam in model.zones.values() for index, key in fam.keys.items()
+                       if fam.index != "player" or index < players}
         state._owned = set(state.zones)
         ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
         # The tables the setup wrote are no longer written in place: the first write after
