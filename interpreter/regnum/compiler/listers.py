@@ -122,6 +122,10 @@ KNOWN_BRANCH = True
 # when it does not read some earlier parameter (_kept_by_values); False: computed again for
 # each value of that one (tests compare the two).
 KEPT_BY_VALUES = True
+# Whether a loop narrowed by `T(x) == v` (State.cells_with) skips judging that require of the
+# choices the index gave, which all pass it (_narrowed: nw{i}); False: judged again (tests
+# compare the two).
+IMPLIED = True
 # Reads of the context that charge no step (an open grid's start value of a table).
 _STEPLESS_READS = re.compile(r"_cell_start[(]c, ")
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -227,6 +231,9 @@ class _Writer:
         self.fields = 0   # fields of chosen pieces read once per choice (_read_fields)
         self.walked_again = False   # whether a failed read hands the listing to the walk
         self._known_branches: dict = {}   # parameter -> _fixed_branch's answer (asked twice)
+        # parameter -> id of the require `T(x) == v` its narrowing implies, while its loop is
+        # written (_narrowed, _loop_body)
+        self.implied: dict[int, int] = {}
         # Every parameter's choice and the player are locals; `e` holds what the domains read.
         self.binds = {"player": ("pl", scope.get("player", "player"))}
 
@@ -461,7 +468,10 @@ class _Writer:
         if leaf and not stop_first and source == f"it{i}" and self._unrolled(i, depth, shared):
             return
         self.emit(depth, f"for {self._choice(i)} in {source}:")
-        self._loop_body(i, depth, shared, leaf, stop_first)
+        try:
+            self._loop_body(i, depth, shared, leaf, stop_first)
+        finally:
+            self.implied.pop(i, None)
 
     def _unrolled(self, i: int, depth: int, shared: list) -> bool:
         """The last loop, over a few plain values known at load (`way in ["up_left",
@@ -510,6 +520,8 @@ class _Writer:
                 # this is the innermost loop, where a generator per choice costs the most
                 self.lines += truth_lines(g, node, self.scope, self.binds, depth + 1, depth)
                 self.emit(depth + 1, "if not ok:")
+            elif self.implied.get(i) == id(node):   # passed by every choice the index gave
+                self.emit(depth + 1, f"if not (nw{i} or ({g.src(node, self.scope, self.binds)})):")
             else:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(depth + 2, hit, local=True)
@@ -574,6 +586,9 @@ class _Writer:
                 if guard is not None:
                     test = node.right
             narrowing = self._narrowing(i, test, domain)
+            # The choices a lone `T(x) == v` lets through, read from the index, all pass it.
+            implied = node if IMPLIED and guard is None and narrowing is not None \
+                and narrowing.startswith("c.state.cells_with(") else None
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None and same is None else None
@@ -585,21 +600,27 @@ class _Writer:
                     asked = self._lined_first(i, node, lined)
                     if self.group is None:
                         counting = self._lined_counted(i, lined, tests, hit)
-            branches.append((guard, narrowing, counting, asked))
+            branches.append((guard, narrowing, counting, asked, implied))
             if guard is None:
                 break
         while branches and branches[-1][1] is None:   # a last branch that narrows nothing
             branches.pop()
         if not branches:
             return f"it{i}"
+        implied = branches[0][4] if len(branches) == 1 else None
+        if implied is not None:   # nw{i}: the choices are the index's, all passing `T(x) == v`
+            self.implied[i] = id(implied)
+            self.emit(depth, f"nw{i} = False")
         self.emit(depth, f"w{i} = it{i}")
         if same is None:
             self.emit(depth, "if hits is None:")
         else:   # the list known itself (its choices: _choices): the same values in the same order
             self.emit(depth, f"if hits is None and it{i} is {self.g.bind(same)}:")
-        self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"] + ([asked] if asked else []))
-                                      for guard, narrowing, _, asked in branches])
-        counted = [(guard, counting) for guard, _, counting, _ in branches]
+        # (cells_with gives the domain itself where its index cannot answer: then judged)
+        self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"] + ([asked] if asked else [])
+                                       + ([f"nw{i} = w{i} is not {domain}"] if implied is not None else []))
+                                      for guard, narrowing, _, asked, _ in branches])
+        counted = [(guard, counting) for guard, _, counting, _, _ in branches]
         while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
             counted.pop()
         if counted:
