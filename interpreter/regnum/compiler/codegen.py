@@ -128,6 +128,10 @@ class CodeGen:
         # with the lines kept_lines asks to be written before the prefer's loop.
         self.steps_later = False
         self.prologue: list[str] | None = None   # a prefer's lines before its loop, while written
+        # Set by prefers.py while it writes a prefer by group: the locals that hold only values
+        # of a list known at load whose every item can be a key (a group's choices of a fixed
+        # board's cells), which a kept value's key need not check (kept_lines).
+        self.keyed_locals: frozenset = frozenset()
         self._fixed_sets: dict = {}   # id of a constant list -> (the list, name of its set)
 
     def compiled(self, source: str, filename: str, mode: str = "exec"):
@@ -788,7 +792,7 @@ class CodeGen:
         args = [self.src(a, scope, binds) for a in node.args]
         # A seat is a whole number, a key as it is; any other name is checked to be one.
         checks = [f"type({a}) in _m_keyed_args" for a, n, k in zip(args, node.args, arg_kinds)
-                  if isinstance(n, ast.Name) and k != "player"]
+                  if isinstance(n, ast.Name) and k != "player" and a not in self.keyed_locals]
         number = re.match(r"_mw(\d+)_", function).group(1)
         plain_key = key = "(" + ", ".join([number] + args) + ")"
         if checks:

@@ -134,7 +134,7 @@ def near_test(g, node, args: list, key: str, pad: str) -> tuple[list, str, list]
     prologue = [f"_nr = _m_near(c, {index}, _mb{number}, {cells}, {adjacency}, pl)",
                 "_nm = c.state.memo",
                 f"_ni = _nm.indexes.get({index})"]
-    test = f"_nr is not None and type({cell}) in _m_keyed_args"
+    test = "_nr is not None" if cell in g.keyed_locals else f"_nr is not None and type({cell}) in _m_keyed_args"
     # Kept as computing K keeps it: the same key, value and steps; its zones those the judging
     # of each neighbour read (listed when asked: engine/memo.NearReads); dropped through the
     # index's cells when a neighbour's zone changes (Memo.drop), so noted around the cell.

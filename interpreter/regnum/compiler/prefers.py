@@ -11,6 +11,7 @@ from typing import Callable
 
 from .. import ast
 from ..check.walk import free_names
+from . import memo
 from .codegen import state_reads
 from .conditions import _DEEPEST, _LOOPS, _inlined, _params, truth_lines
 from .expressions import CompileError
@@ -20,6 +21,12 @@ from .listers import _helpers, _state_only_calls
 # Whether a group whose prefer the counts of neighbours answer is judged at once (_near_group);
 # False: choice by choice (tests compare the two).
 AT_ONCE = True
+
+
+# Whether a prefer by group leaves out the check that a choice can be a kept value's key when
+# every choice is a value known at load that can be (_Narrower.keyed_last); False: checked
+# for each (tests compare the two).
+KEYED_CHOICES = True
 
 
 # The types of values that may key a prefer's memo: a value of these equals only values of
@@ -91,6 +98,12 @@ class _Narrower:
         label_at = {j: len(params) + k for k, j in enumerate(labelled)}
         self.value_at = {p.name: j for j, p in enumerate(params)}
         self.params_pieces = [p.encode_pieces for p in params]
+        # The last parameter, whose choices a group holds (group_narrower): when its domain is
+        # a list known at load of values that can be keys, so is every choice.
+        last = params[-1] if params else None
+        self.keyed_last = last is not None and not last.encode_pieces and last.fixed is not None \
+            and all(type(v) in memo.KEYED for v in last.fixed)   # what `_m_keyed_args` is
+        self.last = last.name if last is not None else None
         self.arg_at = {p.name: label_at.get(j, j) for j, p in enumerate(params)}
         self.read = [n for n in names if n in used]
         self.per = [n for n, _ in clause.per]
@@ -130,6 +143,8 @@ class _Narrower:
             # its value up for every move: the steps of the values met are added up in a local
             # and charged once after the loop, where nothing between can fault (see kept_lines).
             g.steps_later, g.prologue = True, []
+            if group and KEYED_CHOICES and self.keyed_last and self.last in binds:
+                g.keyed_locals = frozenset({binds[self.last][0]})
             try:
                 test = g.kept_lines(self.clause.cond, self.scope, binds, "    " * (3 if self.memo else 2))
                 g.steps_later = False
@@ -140,6 +155,7 @@ class _Narrower:
                 prologue = [f"    {line}" for line in g.prologue]
             finally:
                 g.steps_later, g.prologue = False, None
+                g.keyed_locals = frozenset()
             partial = [f"    {name} = {{}}" for name in g._partial]
         finally:
             for n in kept:
