@@ -1,8 +1,9 @@
-"""A prefer judged group by group (prefers.group_narrower) looks up each choice's kept value
-by a key that only some values can be (`type(x) in _m_keyed_args`: True == 1 must not find
-1's value). When the choices are a list known at load of values that can all be keys (a
-fixed board's cells), the check is left out (_Narrower.keyed_last, prefers.KEYED_CHOICES):
-the same keys, values kept, moves and steps; any other domain keeps the check."""
+"""A prefer's narrowing, and a prefer judged group by group (prefers.group_narrower), look up
+each move's kept value, and its own judging, by a key that only some values can be
+(`type(x) in _m_keyed_args`: True == 1 must not find 1's value). When the values read are a
+list known at load of values that can all be keys (a fixed board's cells), the check is
+left out (_Narrower.keyed, prefers.KEYED_CHOICES): the same keys, values kept, moves and
+steps, with coverage counted or not; any other domain keeps the check."""
 from __future__ import annotations
 
 import pytest
@@ -58,11 +59,14 @@ def test_the_check_is_left_out_for_a_board_s_cells_only(tmp_path):
     assert CHECK not in claim and "_me.get((" in claim and "elif _nr is not None:" in claim
     assert claim.count(CHECK) == 0 and _group_source(off, "claim").count(CHECK) == 2
     assert _group_source(on, "spare").count(CHECK) == 2   # a domain computed as the game runs
+    narrowing = on.model.actions["claim"].prefers[0].narrow.source   # coverage counted: move by move
+    assert CHECK not in narrowing and off.model.actions["claim"].prefers[0].narrow.source.count(CHECK) == 2
+    assert on.model.actions["spare"].prefers[0].narrow.source.count(CHECK) == 2
 
 
-def _played(rules, seed: int, moves: int = 60):
+def _played(rules, seed: int, moves: int = 60, coverage: bool = False):
     """A game's record: each listing's moves and steps, and the values kept after it."""
-    game = rules.new_game(2, seed=seed, coverage=False)
+    game = rules.new_game(2, seed=seed, coverage=coverage)
     seen = []
     for _ in playout(game, random_picks(seed, 2), max_moves=moves):
         for seat in game.to_move:
@@ -73,11 +77,12 @@ def _played(rules, seed: int, moves: int = 60):
     return game, seen
 
 
-def test_games_list_keep_and_charge_alike(tmp_path):
+@pytest.mark.parametrize("coverage", [False, True])
+def test_games_list_keep_and_charge_alike(tmp_path, coverage):
     on, off = _loaded(tmp_path, RULES, True, "on.rules"), _loaded(tmp_path, RULES, False, "off.rules")
     for seed in range(6):
-        (a, seen_a), (b, seen_b) = _played(on, seed), _played(off, seed)
-        assert seen_a == seen_b and a.to_dict() == b.to_dict()
+        (a, seen_a), (b, seen_b) = _played(on, seed, coverage=coverage), _played(off, seed, coverage=coverage)
+        assert seen_a == seen_b and a.to_dict() == b.to_dict() and a.hits == b.hits
         assert any(kept for _, _, kept in seen_a)   # values were kept and compared
 
 
@@ -98,6 +103,9 @@ def test_kingdom_builder_plays_the_same_games(tmp_path, seed):
     on = _loaded(tmp_path, None, True, "kingdom_builder")
     off = _loaded(tmp_path, None, False, "kingdom_builder")
     assert CHECK not in _group_source(on, "build") and CHECK in _group_source(off, "build")
+    # the Tavern's and the others' groups judge each hex once a listing: by the hex as key
+    assert "k = v0\n" in _group_source(on, "build_with_tile")
+    assert "k = v0 if type(v0) in _m_keyed else _UNSET" in _group_source(off, "build_with_tile")
     games = []
     for rules in (on, off):
         game = rules.new_game(4, seed=seed, coverage=False)

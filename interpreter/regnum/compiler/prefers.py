@@ -68,6 +68,13 @@ def group_narrower(codegen, action_name: str, params: list, clause, scope: dict)
         return None
 
 
+def _keyed(param) -> bool:
+    """Whether every value of the parameter is one of a list known at load whose items can
+    all be keys (of the types `_m_keyed_args` and `_m_keyed` hold, which are the same)."""
+    return not param.encode_pieces and param.fixed is not None \
+        and all(type(v) in memo.KEYED for v in param.fixed)
+
+
 class _Narrower:
     """A prefer judges every legal move after the listing, in the listing's order (a prefer
     that faults must fault on the move the reference faults on, and only once the listing
@@ -98,14 +105,13 @@ class _Narrower:
         label_at = {j: len(params) + k for k, j in enumerate(labelled)}
         self.value_at = {p.name: j for j, p in enumerate(params)}
         self.params_pieces = [p.encode_pieces for p in params]
-        # The last parameter, whose choices a group holds (group_narrower): when its domain is
-        # a list known at load of values that can be keys, so is every choice.
-        last = params[-1] if params else None
-        self.keyed_last = last is not None and not last.encode_pieces and last.fixed is not None \
-            and all(type(v) in memo.KEYED for v in last.fixed)   # what `_m_keyed_args` is
-        self.last = last.name if last is not None else None
         self.arg_at = {p.name: label_at.get(j, j) for j, p in enumerate(params)}
         self.read = [n for n in names if n in used]
+        # The names read whose values are a list known at load of values that can all be keys
+        # (a fixed board's cells): every move listed holds one of those, so does every choice
+        # of a group (group_narrower).
+        self.keyed = {name for name in self.read if _keyed(params[self.value_at[name]])} \
+            if KEYED_CHOICES else set()
         self.per = [n for n, _ in clause.per]
         self.memo = len(self.read) < len(names)
         # Whether the prefer is one kept def's call, its values' steps added up (function).
@@ -143,8 +149,7 @@ class _Narrower:
             # its value up for every move: the steps of the values met are added up in a local
             # and charged once after the loop, where nothing between can fault (see kept_lines).
             g.steps_later, g.prologue = True, []
-            if group and KEYED_CHOICES and self.keyed_last and self.last in binds:
-                g.keyed_locals = frozenset({binds[self.last][0]})
+            g.keyed_locals = frozenset(binds[name][0] for name in self.keyed)
             try:
                 test = g.kept_lines(self.clause.cond, self.scope, binds, "    " * (3 if self.memo else 2))
                 g.steps_later = False
@@ -225,7 +230,7 @@ class _Narrower:
             return lines + test
         read = self.read
         key = f"({''.join(f'v{j}, ' for j in range(len(read)))})" if len(read) != 1 else "v0"
-        keyed = " and ".join(f"type(v{j}) in _m_keyed" for j in range(len(read)))
+        keyed = " and ".join(f"type(v{j}) in _m_keyed" for j, name in enumerate(read) if name not in self.keyed)
         lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
         lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
         return lines + ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
