@@ -64,7 +64,9 @@ happens. So it keeps the walk's order of work:
   cells it skips (`_narrowed`): the same moves, faults and steps. With coverage counted,
   the cells skipped are counted under the require that would refuse each: that one, or
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
-  zones' emptiness (`_counted_apart`, engine/memo.refused_apart).
+  zones' emptiness (`_counted_apart`, engine/memo.refused_apart). The cells the index
+  gave all pass a lone `T(x) == v`, which the loop then does not judge again (`nw{i}`):
+  it reads only the state and charges nothing, so that changes nothing else.
 - so does a loop whose domain is a fixed board's cells at times only (`if tile.kind ==
   jumper then near(x) else cells`), when it is those cells, without coverage: the board's
   cells are read as one list (CodeGen.named_list), so the domain is known by its identity

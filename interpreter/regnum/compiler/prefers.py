@@ -81,9 +81,10 @@ class _Narrower:
     itself succeeded, which may have taken the plain way). Generated, it reads the state
     through locals and each parameter it reads from the move's env once; it judges each
     combination of the parameters it reads once (when it leaves one unread: the moves are
-    otherwise each a different combination); it keeps the calls that read no parameter for
-    the whole narrowing; and it computes a group's key once per run of moves sharing the
-    very values of the `per` parameters instead of once per move.
+    otherwise each a different combination), by a key checked to be one only for values
+    that may not be (`keyed`: a fixed board's cells always are); it keeps the calls that
+    read no parameter for the whole narrowing; and it computes a group's key once per run
+    of moves sharing the very values of the `per` parameters instead of once per move.
 
     The condition is written as statements where Python would spend more on the machinery
     than on the work: `any`/`all` of a comprehension as loops (a generator and a call of
