@@ -109,7 +109,8 @@ class Game:
         # Every zone, in the order of the families and their keys, starts as one empty list
         # that the state does not own: the first piece into a zone gives it a list of its own
         # (State.writable, as after a copy), so a zone per cell of a board, most of which stay
-        # empty, costs no list of its own (Kingdom Builder's 816 were a seventh of its setup).
+        # empty, costs no list of its own (816 lists for a board of 400 cells with two such
+        # families were a seventh of a setup).
         empty: list = []
         state.zones = dict.fromkeys([key for fam in model.zones.values() for index, key in fam.keys.items()
                                      if fam.index != "player" or index < players], empty)
