@@ -81,3 +81,14 @@ def played(rules, seed: int, players: int = 2, moves: int = 80, coverage: bool =
     for _ in playout(game, random_picks(seed, players), moves):
         pass
     return game
+
+
+def positions(rules, seeds, players: int = 2, moves: int = 40):
+    """(game, seat to move) at every position of the random games of `rules`, one a seed,
+    `moves` moves at most, coverage off; the game moves on once the caller is done with it."""
+    from regnum.agents import playout, random_picks
+    for seed in seeds:
+        game = rules.new_game(players, seed, coverage=False)
+        for _ in playout(game, random_picks(seed, players), moves):
+            for seat in game.to_move:
+                yield game, seat

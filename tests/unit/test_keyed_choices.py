@@ -12,7 +12,8 @@ from regnum.agents import playout, random_picks
 from regnum.compiler import prefers
 from regnum.engine import decisions
 
-from near_toy import HEADER   # tests/unit is on the path of its tests
+from listings import played, positions   # tests/unit is on the path of its tests
+from near_toy import HEADER
 from test_prefer_groups_at_once import _group_source
 from test_preferring_listers import _compared
 from toy_rules import load_switched
@@ -87,14 +88,10 @@ def test_games_list_keep_and_charge_alike(tmp_path, coverage):
 
 
 def test_every_listing_is_the_lister_s_then_the_narrowing_s(tmp_path):
-    rules = _loaded(tmp_path, RULES, True)
     checked = 0
-    for seed in range(4):
-        game = rules.new_game(2, seed=seed, coverage=False)
-        for _ in playout(game, random_picks(seed, 2), max_moves=30):
-            for seat in game.to_move:
-                _compared(game, "claim", seat)
-                checked += 1
+    for game, seat in positions(_loaded(tmp_path, RULES, True), range(4), moves=30):
+        _compared(game, "claim", seat)
+        checked += 1
     assert checked == 4 * 30
 
 
@@ -106,11 +103,6 @@ def test_kingdom_builder_plays_the_same_games(tmp_path, seed):
     # the Tavern's and the others' groups judge each hex once a listing: by the hex as key
     assert "k = v0\n" in _group_source(on, "build_with_tile")
     assert "k = v0 if type(v0) in _m_keyed else _UNSET" in _group_source(off, "build_with_tile")
-    games = []
-    for rules in (on, off):
-        game = rules.new_game(4, seed=seed, coverage=False)
-        for _ in playout(game, random_picks(seed, 4), max_moves=200):
-            pass
-        games.append(game)
+    games = [played(rules, seed, players=4, moves=200) for rules in (on, off)]
     assert games[0].to_dict() == games[1].to_dict() and games[0].peak_steps == games[1].peak_steps
     assert sum(m.action == "build" for m in games[0].log.moves) > 20

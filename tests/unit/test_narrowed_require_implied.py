@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 
 from regnum import Move
-from regnum.agents import playout, random_picks
 from regnum.compiler import listers
 
-from listings import both, played   # tests/unit is on the path of its tests
+from listings import both, played, positions   # tests/unit is on the path of its tests
 from toy_rules import load_switched
 
 RULES = """
@@ -90,16 +89,12 @@ def test_a_fresh_board_lists_the_index_s_cells_and_a_painted_one_judges_every_ce
 
 
 def test_every_listing_of_random_games_is_the_generic_walk_s(tmp_path):
-    rules = _loaded(tmp_path, RULES, True)
     checked = 0
-    for seed in range(6):
-        game = rules.new_game(2, seed=seed, coverage=False)
-        for _ in playout(game, random_picks(seed, 2), max_moves=40):
-            for seat in game.to_move:
-                for name in ("claim", "rim"):
-                    both(game, name, seat)
-                    both(game, name, seat, stop=True)
-                    checked += 1
+    for game, seat in positions(_loaded(tmp_path, RULES, True), range(6)):
+        for name in ("claim", "rim"):
+            both(game, name, seat)
+            both(game, name, seat, stop=True)
+            checked += 1
     assert checked == 6 * 40 * 2
 
 
