@@ -128,9 +128,9 @@ class CodeGen:
         # with the lines kept_lines asks to be written before the prefer's loop.
         self.steps_later = False
         self.prologue: list[str] | None = None   # a prefer's lines before its loop, while written
-        # Set by prefers.py while it writes a prefer by group: the locals that hold only values
-        # of a list known at load whose every item can be a key (a group's choices of a fixed
-        # board's cells), which a kept value's key need not check (kept_lines).
+        # Set by prefers.py while it writes a prefer: the locals that hold only values of a
+        # list known at load whose every item can be a key (a fixed board's cells), which a
+        # kept value's key need not check (kept_lines, indexes.near_test).
         self.keyed_locals: frozenset = frozenset()
         self._fixed_sets: dict = {}   # id of a constant list -> (the list, name of its set)
 

@@ -23,9 +23,9 @@ from .listers import _helpers, _state_only_calls
 AT_ONCE = True
 
 
-# Whether a prefer by group leaves out the check that a choice can be a kept value's key when
-# every choice is a value known at load that can be (_Narrower.keyed_last); False: checked
-# for each (tests compare the two).
+# Whether a prefer leaves out the check that a value it reads can be a key (of a kept value,
+# of its own memo) when the value is one of a list known at load of keys (_Narrower.keyed);
+# False: checked for each (tests compare the two).
 KEYED_CHOICES = True
 
 
