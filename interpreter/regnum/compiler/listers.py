@@ -587,10 +587,9 @@ class _Writer:
                 guard = self._once(i, node.left)
                 if guard is not None:
                     test = node.right
-            narrowing = self._narrowing(i, test, domain)
+            narrowing, by_table = self._narrowing(i, test, domain)
             # The choices a lone `T(x) == v` lets through, read from the index, all pass it.
-            implied = node if IMPLIED and guard is None and narrowing is not None \
-                and narrowing.startswith("c.state.cells_with(") else None
+            implied = node if IMPLIED and guard is None and by_table else None
             # a group (preferring_lister) lists without coverage only: nothing to count
             counting = self._counted_apart(i, narrowing, tests, hit) \
                 if narrowing is not None and self.group is None and same is None else None
@@ -837,15 +836,16 @@ class _Writer:
             return None
         return decl
 
-    def _narrowing(self, i: int, test, domain: str) -> str | None:
-        """The source of the choices of parameter i a require's `test` lets through, read
-        instead of judged (_table_equality, _edge_cells), or None. `domain` is the source of
-        the list the choices are, known at load (_fixed_branch) or it{i}."""
+    def _narrowing(self, i: int, test, domain: str) -> tuple[str | None, bool]:
+        """(the source of the choices of parameter i a require's `test` lets through, read
+        instead of judged (_table_equality, _edge_cells), or None; whether they are read
+        from a table's index, and so all pass `test`). `domain` is the source of the list
+        the choices are, known at load (_fixed_branch) or it{i}."""
         found = self._table_equality(i, test)
         if found is not None:
             table, value = found
-            return f"c.state.cells_with({table!r}, {domain}, {value})"
-        return self._edge_cells(i, test) if self.params[i].fixed is not None else None
+            return f"c.state.cells_with({table!r}, {domain}, {value})", True
+        return (self._edge_cells(i, test) if self.params[i].fixed is not None else None), False
 
     def _fixed_branch(self, i: int) -> list | None:
         """The list no game changes that parameter i's domain, itself not known at load, is

@@ -31,7 +31,7 @@ KEYED_CHOICES = True
 
 # The types of values that may key a prefer's memo: a value of these equals only values of
 # its own type (True == 1: booleans are judged afresh, never taken for a number kept).
-KEYED = frozenset({int, str, type(None)})
+KEYED = memo.KEYED   # the kept values' keys are of the same types
 
 
 def prefer_narrower(codegen, action_name: str, params: list, clause, scope: dict) -> Callable | None:
@@ -70,9 +70,9 @@ def group_narrower(codegen, action_name: str, params: list, clause, scope: dict)
 
 def _keyed(param) -> bool:
     """Whether every value of the parameter is one of a list known at load whose items can
-    all be keys (of the types `_m_keyed_args` and `_m_keyed` hold, which are the same)."""
+    all be keys (`_m_keyed`, `_m_keyed_args`)."""
     return not param.encode_pieces and param.fixed is not None \
-        and all(type(v) in memo.KEYED for v in param.fixed)
+        and all(type(v) in KEYED for v in param.fixed)
 
 
 class _Narrower:
