@@ -18,13 +18,17 @@ from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits, Overflow
 from ..boards import coordinates
 from ..opengrid import reached
-from .state import (_ABSENT, State, size_of, state_size, undo_cell, undo_create, undo_move, undo_new_zone,
-                    undo_order, undo_piece, undo_pvar, undo_revealed, undo_table, undo_var)
+from .state import (_ABSENT, State, size_of, state_size, undo_cell, undo_create, undo_move, undo_move_all,
+                    undo_new_zone, undo_order, undo_piece, undo_pvar, undo_revealed, undo_table, undo_var)
 
 
 
 
 _Overflow = Overflow   # a size or depth limit was reached; run_stack adds where
+
+# Whether `move Z to D` moves a whole zone at once (Ctx._move_zone); tests switch it off to
+# compare with moving its pieces one by one.
+MOVE_ZONES = True
 
 
 class RuntimeFault(RulesetError):
@@ -211,9 +215,49 @@ class Ctx:
             self.move_piece(what, key)
         elif what is None:
             raise EvalError("move: there is no piece to move (none)")
+        elif what and MOVE_ZONES and not self.watched and self._move_zone(what, key):
+            return
         else:
             for piece in list(what):
                 self.move_piece(piece, key)
+
+    def _move_zone(self, what, key: str) -> bool:
+        """Move every piece of a zone, when `what` is a zone's own list (`move Z to D`), at
+        once: what moving them one by one, in order, leaves — the state, the values kept that
+        read either zone dropped — with one undo entry. Only where no trigger watches pieces
+        move (its firing order is per piece) and no piece of the zone is revealed (each is
+        hidden again with an undo entry of its own); else False, and nothing is done."""
+        state = self.state
+        where = state.where
+        first = what[0]
+        if type(first) is not int or not 0 <= first < len(where):
+            return False
+        old = where[first]
+        zones = state.zones
+        if zones.get(old) is not what:
+            return False
+        if old == key:
+            return True   # each piece is where it goes
+        revealed = state.revealed
+        if revealed and any(piece in revealed for piece in what):
+            return False
+        if key not in zones:
+            self.open_zone(key)
+        dest = state.writable(key)
+        zone = state.writable(old)
+        pieces = zone[:]
+        del zone[:]
+        dest.extend(pieces)
+        for piece in pieces:
+            where[piece] = key
+        self.undo.append((undo_move_all, pieces, old, key))
+        readers = state.memo.readers
+        if readers:
+            if old in readers:
+                state.memo.drop(old)
+            if key in readers:
+                state.memo.drop(key)
+        return True
 
     def move_top(self, n: int, source: str, dest: str) -> None:
         if type(n) is not int or n < 0:

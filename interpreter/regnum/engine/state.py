@@ -223,6 +223,17 @@ def undo_move(s: State, piece: int, old: str, i: int, key: str) -> None:
     s.where[piece] = old
 
 
+def undo_move_all(s: State, pieces: list, old: str, key: str) -> None:
+    """The pieces of zone `old`, all of it, moved in order to the end of zone `key` (the
+    undo entries of moving them one by one, at once)."""
+    dest = s.writable(key)
+    del dest[len(dest) - len(pieces):]
+    s.writable(old)[0:0] = pieces
+    where = s.where
+    for piece in pieces:
+        where[piece] = old
+
+
 def undo_create(s: State, key: str) -> None:
     """A piece created at the end of zone `key` (the last piece of the game)."""
     s.writable(key).pop()
