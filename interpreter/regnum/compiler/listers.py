@@ -128,6 +128,11 @@ KEPT_BY_VALUES = True
 # choices the index gave, which all pass it (_narrowed: nw{i}); False: judged again (tests
 # compare the two).
 IMPLIED = True
+# Whether the choices of a parameter over a zone (`card in hand(player)`) are made by
+# decisions._zone_choices (`_m_choices`), which knows its items are pieces; False: by
+# _piece_choices (`_m_piece_choices`), which checks each, as any other domain's (tests compare
+# the two).
+ZONE_CHOICES = True
 # Reads of the context that charge no step (an open grid's start value of a table).
 _STEPLESS_READS = re.compile(r"_cell_start[(]c, ")
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
@@ -198,7 +203,7 @@ def _helpers() -> dict:
         from ..engine import decisions, memo as kept
         from .prefers import KEYED
         _HELPERS = {"_m_id": id, "_m_distinct": decisions._distinct, "_m_unique": decisions._unique, "_m_labels": decisions._piece_labels,
-                    "_m_choices": decisions._piece_choices,
+                    "_m_choices": decisions._zone_choices, "_m_piece_choices": decisions._piece_choices,
                     "_m_stop": decisions._stop, "_m_too_many": decisions._too_many,
                     "_m_key": decisions._key, "_m_keyed": KEYED,
                     "_m_walk": decisions._enumerate_generic, "_m_flat": decisions._flat,
@@ -997,7 +1002,9 @@ class _Writer:
         taken = self._taken(i)
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
-        keep = f"(d, {labels})" if taken else "_m_choices(c, d)" if param.encode_pieces \
+        choices = "_m_choices(c, d)" if written is not None and ZONE_CHOICES and self._zone(i) \
+            else "_m_piece_choices(c, d)"
+        keep = f"(d, {labels})" if taken else choices if param.encode_pieces \
             else "d" if written is not None and self._distinct(i) else "_m_unique(d)"
         known = self._fixed_branch(i) if keep == "_m_unique(d)" and param.fixed is None else None
         if known is not None:   # a list of distinct values: its own choices
@@ -1054,6 +1061,13 @@ class _Writer:
         finally:
             g._hoisted = hoisted
 
+    def _zone(self, i: int) -> bool:
+        """Whether parameter i's domain holds only pieces, as the state numbers them: a zone
+        itself (its list), the items of a zone a comprehension keeps (`[c for c in Z where
+        …]`), or a def whose body is one of those."""
+        node, scope = self.domains[i]
+        return _zone_items(self.g.x, node, {n: None for n in scope} | {n: None for n in self.names[:i]}, 0)
+
     def _distinct(self, i: int) -> bool:
         """Whether parameter i's domain never holds a value twice, so that its distinct choices
         are the list itself: a comprehension `[x for x in S where …]` keeping the items of a
@@ -1062,6 +1076,22 @@ class _Writer:
         node, scope = self.domains[i]
         return _distinct_texts(self.g, node, {n: None for n in scope} | {n: None for n in self.names[:i]}, 0)
 
+
+
+def _zone_items(x, node, local: dict, depth: int) -> bool:
+    """Whether `node` (read with the names of `local` bound) is a zone's list of pieces or a
+    comprehension keeping some of its items, proven from its shape: see _Writer._zone."""
+    if depth > 8:
+        return False
+    if isinstance(node, ast.ListComp) and not node.more and isinstance(node.element, ast.Name) \
+            and node.element.name == node.var:
+        return _zone_items(x, node.source, local, depth + 1)
+    if isinstance(node, ast.Call) and node.func not in local and x.zones.get(node.func) is None:
+        decl = x.program.get(node.func, "def")
+        if decl is None or len(decl.params) != len(node.args):
+            return False
+        return _zone_items(x, decl.body, {p: None for p in decl.params}, depth + 1)
+    return x.is_zone(node, local)
 
 
 def _distinct_texts(g, node, local: dict, depth: int) -> bool:

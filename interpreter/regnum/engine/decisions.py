@@ -139,6 +139,19 @@ def _piece_choices(ctx: Ctx, values: list) -> list:
     return _distinct(values, _piece_labels(ctx, values), ())
 
 
+def _zone_choices(ctx: Ctx, values: list) -> list:
+    """`_piece_choices` of a zone's own list, whose items are pieces (the state's numbers of
+    them, never anything else): their labels read without checking that each is one, and the
+    (piece, label) pairs made at once when the labels differ."""
+    pieces = ctx.state.pieces
+    if len(values) < 2:   # none or one: named apart
+        return [(v, pieces[v]["label"]) for v in values]
+    labels = [pieces[v]["label"] for v in values]
+    if len(set(labels)) == len(labels):
+        return list(zip(values, labels))
+    return _distinct(values, _piece_labels(ctx, values), ())
+
+
 def _encode(ctx: Ctx, param, value, labels: dict | None = None):
     if param.encode_pieces and type(value) is int:
         if labels is not None:
