@@ -15,8 +15,7 @@ from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, field_path, json_va
 from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .runtime import (ASK, NATIVE_FAULTS, Ctx, advance, check_size, guarded, native_fault, run_native, run_native_with,
-                      run_stack, waiting_seats)
+from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -373,10 +372,7 @@ class Game:
                     break
                 i -= len(found)
             listed = found[i]
-        move = _new_move(Move)   # _made_move, written out
-        _set_player(move, player)
-        _set_action(move, name)
-        _set_args(move, decisions.move_args(self.model.actions[name], listed))
+        move = _made_move(player, name, decisions.move_args(self.model.actions[name], listed))
         try:
             self._apply(move, listed)
         except RulesetError as err:
@@ -527,16 +523,8 @@ class Game:
                 shape = action.shape or decisions.move_shape(action)
                 if not shape[3]:   # a repeated name, or one named `player`: read from the env
                     run_native(ctx, action, decisions.move_env(action, player, listed))
-                else:   # run_native_with, written out
-                    try:
-                        action.native(ctx, player, *(listed if shape[1] is None else listed[:shape[2]]))
-                        if ctx.fired:
-                            ctx.run_fired()
-                        if ctx.deferred:   # the action is over: they run next
-                            ctx.move_base = len(stack)
-                            ctx.defer()
-                    except NATIVE_FAULTS as err:
-                        raise native_fault(ctx, action, err) from None
+                else:
+                    run_native_with(ctx, action, player, listed if shape[1] is None else listed[:shape[2]])
             # On top now: the answered frame or what the action pushed, all made by this move.
             signal = run_stack(ctx, stack, stack[-1])
             ctx.move_base = None   # what the flow does next is no part of this move
