@@ -1002,10 +1002,13 @@ class _Writer:
         taken = self._taken(i)
         # What is kept between choices: the choices themselves, or (domain, labels) when the
         # pieces earlier parameters took are left out afresh each time.
-        choices = "_m_choices(c, d)" if written is not None and ZONE_CHOICES and self._zone(i) \
-            else "_m_piece_choices(c, d)"
-        keep = f"(d, {labels})" if taken else choices if param.encode_pieces \
-            else "d" if written is not None and self._distinct(i) else "_m_unique(d)"
+        if taken:
+            keep = f"(d, {labels})"
+        elif param.encode_pieces:
+            keep = "_m_choices(c, d)" if written is not None and ZONE_CHOICES and self._zone(i) \
+                else "_m_piece_choices(c, d)"
+        else:
+            keep = "d" if written is not None and self._distinct(i) else "_m_unique(d)"
         known = self._fixed_branch(i) if keep == "_m_unique(d)" and param.fixed is None else None
         if known is not None:   # a list of distinct values: its own choices
             keep = f"(d if d is {g.bind(known)} else _m_unique(d))"
