@@ -25,6 +25,9 @@ class Ruleset:
         self.model = model
         self.warnings = warnings
         self.limits = limits
+        # The first game of each kind of start that draws nothing random (Game.start): what
+        # the next games of that kind copy. Derived from the ruleset alone, as its code is.
+        self.starts: dict = {}
 
     @property
     def name(self) -> str:

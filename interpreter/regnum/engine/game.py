@@ -28,6 +28,31 @@ _new_move = object.__new__
 _set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 
+# A ruleset whose start draws nothing random starts every game as a copy of its first one
+# (Game.start): a start is a walk of the whole setup, a copy shares its lists until written.
+# Kept per ruleset for each count of players, options, narration and coverage, this many at
+# most; False starts every game from its setup (tests compare the two).
+START_COPIES = True
+MOST_STARTS = 16
+_START_OPTION_TYPES = (bool, int, str, type(None))
+
+
+def _start_key(players: int, narrate: bool, options: dict | None, coverage: bool) -> tuple | None:
+    """What a start depends on besides the seed, as a key; None when an option's value is
+    one the state would hold as given (a list), which its giver could change after."""
+    if type(narrate) is not bool:
+        return None
+    given = ()
+    if options:
+        if not isinstance(options, dict) or any(type(name) is not str or type(v) not in _START_OPTION_TYPES
+                                                for name, v in options.items()):
+            return None
+        # The type apart, as `true` is not `1`; a name no option has fails the start, so it is
+        # never kept under its key.
+        given = tuple(sorted((name, type(v).__name__, v) for name, v in options.items()))
+    return players, narrate, coverage, given
+
+
 def _table_bound(table, start) -> int:
     """A bound on size_of of a table made with `start` at every cell, and of its name's entry
     in the state's tables: its name, two per cell, each cell's key, and each value (one at
@@ -72,6 +97,12 @@ class Game:
     @classmethod
     def start(cls, ruleset, players: int, seed: int, narrate: bool = True, options: dict | None = None,
               limits: Limits | None = None, coverage: bool = True) -> "Game":
+        starts = getattr(ruleset, "starts", None) if START_COPIES and limits is None else None
+        key = _start_key(players, narrate, options, coverage) if starts is not None else None
+        if key is not None:
+            first = starts.get(key)
+            if first is not None:
+                return first._reseeded(seed)
         game = cls.prepared(ruleset, players, seed, narrate, options, limits, coverage)
         ctx = game._ctx(game._state)
         advance(ctx)   # the flow up to the first decision: a step of its own, as each move is
@@ -79,6 +110,23 @@ class Game:
             game.peak_steps = ctx.steps
         check_size(ctx, game.model.codes["flow"].span)
         game._size_bound = ctx.size_bound + ctx.added
+        if key is not None and game._state.rng == rng.seed_state(seed):
+            # Nothing was drawn from the generator (every draw advances it, and it comes back
+            # only after 2**64 draws): the setup and the flow up to the first decision read
+            # nothing of the seed, so every seed starts here (rng.py).
+            if len(starts) >= MOST_STARTS:
+                starts.clear()
+            starts[key] = game.copy()
+            starts[key].peak_steps = game.peak_steps
+        return game
+
+    def _reseeded(self, seed: int) -> "Game":
+        """A copy of this game as started (no move played), its generator seeded with `seed`:
+        the game `start` makes with that seed when the start draws nothing."""
+        game = self.copy()
+        game.seed = seed
+        game._state.rng = rng.seed_state(seed)
+        game.peak_steps = self.peak_steps
         return game
 
     @classmethod
