@@ -163,8 +163,12 @@ class Ctx:
                 self.open_zone(key)
             dest = state.writable(key)
         zone = zones[old] if old in owned else state.writable(old)
-        i = zone.index(piece)
-        del zone[i]
+        if zone[-1] == piece:   # the top piece (`move 1 from Z`, a zone emptied from its end)
+            i = len(zone) - 1
+            zone.pop()
+        else:
+            i = zone.index(piece)
+            del zone[i]
         dest.append(piece)
         where[piece] = key
         self.undo.append((undo_move, piece, old, i, key))
@@ -215,7 +219,7 @@ class Ctx:
             self.move_piece(what, key)
         elif what is None:
             raise EvalError("move: there is no piece to move (none)")
-        elif what and MOVE_ZONES and not self.watched and self._move_zone(what, key):
+        elif what and MOVE_ZONES and self._move_zone(what, key):
             return
         else:
             for piece in list(what):
@@ -225,8 +229,9 @@ class Ctx:
         """Move every piece of a zone, when `what` is a zone's own list (`move Z to D`), at
         once: what moving them one by one, in order, leaves — the state, the values kept that
         read either zone dropped — with one undo entry. Only where no trigger watches pieces
-        move (its firing order is per piece) and no piece of the zone is revealed (each is
-        hidden again with an undo entry of its own); else False, and nothing is done."""
+        leave the zone or enter the other (its firing order is per piece) and no piece of the
+        zone is revealed (each is hidden again with an undo entry of its own); else False, and
+        nothing is done."""
         state = self.state
         where = state.where
         first = what[0]
@@ -238,6 +243,8 @@ class Ctx:
             return False
         if old == key:
             return True   # each piece is where it goes
+        if self.watched and self._fires(old, key):
+            return False
         revealed = state.revealed
         if revealed and any(piece in revealed for piece in what):
             return False
@@ -259,14 +266,45 @@ class Ctx:
                 state.memo.drop(key)
         return True
 
+    def _fires(self, old: str, key: str) -> bool:
+        """Whether a trigger watches pieces leave zone `old` or enter zone `key` (`_fire`
+        finds its triggers by the zone's family)."""
+        model = self.model
+        return (old.partition("#")[0] in model.leave_triggers) or (key.partition("#")[0] in model.triggers)
+
     def move_top(self, n: int, source: str, dest: str) -> None:
         if type(n) is not int or n < 0:
             raise EvalError(f"move: the number of pieces must be 0 or more, not {n!r}")
-        have = self.state.zones.get(source, ())
+        state = self.state
+        have = state.zones.get(source, ())
         if n > len(have):
             raise EvalError(f"move {n} from a zone holding {len(have)}")
+        if n < 2 or source == dest or not MOVE_ZONES or (self.watched and self._fires(source, dest)) \
+                or (state.revealed and any(piece in state.revealed for piece in have[-n:])):
+            for _ in range(n):
+                self.move_piece(state.zones[source][-1], dest)
+            return
+        # What n calls of move_piece leave, each piece's undo entry as its call writes it,
+        # without their calls: no trigger fires on these zones and no piece is revealed.
+        zones = state.zones
+        if dest not in zones:
+            self.open_zone(dest)
+        to = state.writable(dest)
+        zone = state.writable(source)
+        where, undo = state.where, self.undo
+        i = len(zone)
         for _ in range(n):
-            self.move_piece(self.state.zones[source][-1], dest)
+            i -= 1
+            piece = zone.pop()
+            to.append(piece)
+            where[piece] = dest
+            undo.append((undo_move, piece, source, i, dest))
+        readers = state.memo.readers
+        if readers:
+            if source in readers:
+                state.memo.drop(source)
+            if dest in readers:
+                state.memo.drop(dest)
 
     def create_many(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
         if type(n) is not int or n < 0:
