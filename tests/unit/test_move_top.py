@@ -195,6 +195,10 @@ def test_a_zone_no_trigger_watches_moves_whole_in_a_game_with_triggers(tmp_path)
     game.play(Move(1, "pass_turn", {}))
     game.play(Move(0, "discard_hand", {}))
     assert _undo(game) == [undo_move_all] and game.state.zones["deck"] == [0, 1, 2, 3, 4, 7, 6, 5]
+    game.play(Move(1, "draw", {"n": 1}))
+    game.play(Move(0, "pass_turn", {}))
+    game.play(Move(1, "discard_hand", {}))   # a zone of one piece: moved as that piece
+    assert _undo(game) == [undo_move] and game.state.zones["deck"] == [0, 1, 2, 3, 4, 7, 6, 5]
 
 
 def test_watched_cards_move_one_by_one_and_fire_in_turn(tmp_path):

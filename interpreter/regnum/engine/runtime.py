@@ -219,7 +219,7 @@ class Ctx:
             self.move_piece(what, key)
         elif what is None:
             raise EvalError("move: there is no piece to move (none)")
-        elif what and MOVE_ZONES and self._move_zone(what, key):
+        elif len(what) > 1 and MOVE_ZONES and self._move_zone(what, key):   # one piece: move_piece
             return
         else:
             for piece in list(what):
