@@ -1,7 +1,8 @@
 """Loading a ruleset: read, check, compile — then it can start games.
 
-A Ruleset is immutable and shared by all its games; loading it runs every
-stage of the pipeline once (parse → build → merge → check → compile).
+A Ruleset is immutable and shared by all its games (save `starts`, the first game of
+each kind of start that draws nothing random, which later starts copy); loading it runs
+every stage of the pipeline once (parse → build → merge → check → compile).
 """
 from __future__ import annotations
 
