@@ -258,13 +258,19 @@ class Ctx:
         for piece in pieces:
             where[piece] = key
         self.undo.append((undo_move_all, pieces, old, key))
-        readers = state.memo.readers
+        self._drop_read(old, key)
+        return True
+
+    def _drop_read(self, old: str, key: str) -> None:
+        """Pieces went from zone `old` to zone `key`: the values kept that read either no
+        longer hold (what move_piece does, written out there, for each piece)."""
+        memo = self.state.memo
+        readers = memo.readers
         if readers:
             if old in readers:
-                state.memo.drop(old)
+                memo.drop(old)
             if key in readers:
-                state.memo.drop(key)
-        return True
+                memo.drop(key)
 
     def _fires(self, old: str, key: str) -> bool:
         """Whether a trigger watches pieces leave zone `old` or enter zone `key` (`_fire`
@@ -299,12 +305,7 @@ class Ctx:
             to.append(piece)
             where[piece] = dest
             undo.append((undo_move, piece, source, i, dest))
-        readers = state.memo.readers
-        if readers:
-            if source in readers:
-                state.memo.drop(source)
-            if dest in readers:
-                state.memo.drop(dest)
+        self._drop_read(source, dest)
 
     def create_many(self, n: int, piece_type: str, values: dict, label: str, key: str) -> None:
         if type(n) is not int or n < 0:
