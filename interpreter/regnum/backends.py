@@ -34,6 +34,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from . import heap
+
 __all__ = ["BACKENDS", "BackendError", "BackendUnavailable", "default_workers", "plan", "run_all",
            "start_method"]
 
@@ -143,13 +145,14 @@ def _built(setup, setup_args, context):
 def _run_serial(setup, setup_args, work, items, progress, context=_NOT_BUILT) -> list:
     context = _built(setup, setup_args, context)
     results = []
-    for done, item in enumerate(items, 1):
-        try:
-            results.append(work(context, item))
-        except Exception as err:
-            raise BackendError(_message(err)) from err
-        if progress:
-            progress(done, len(items))
+    with heap.frozen_for_run():
+        for done, item in enumerate(items, 1):
+            try:
+                results.append(work(context, item))
+            except Exception as err:
+                raise BackendError(_message(err)) from err
+            if progress:
+                progress(done, len(items))
     return results
 
 

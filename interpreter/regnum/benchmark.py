@@ -45,7 +45,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from . import resources
+from . import heap, resources
 from .agents import play_random_game
 from .diskcache import CACHE_ENV
 
@@ -195,28 +195,29 @@ def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int
     ours_first: list[Outcome] | None = None
     theirs_first: list[Outcome] | None = None
     mismatch = None
-    for number in range(rounds):
-        order = ("ours", "theirs") if number % 2 == 0 else ("theirs", "ours")
-        for side in order:
-            if side == "ours":
-                result, elapsed = _timed(clock, interpreter_games, rules, players, seeds, max_moves)
-                ours_times.append(elapsed)
-                if ours_first is None:
-                    ours_first = result
-                elif result != ours_first and mismatch is None:
-                    mismatch = f"regnum played different games in round {number + 1} than in round 1"
-            elif paired:
-                try:
-                    result, elapsed = _timed(clock, baseline_games, baseline, players, seeds, max_moves)
-                except BaselineError as err:
-                    warn(f"{name}, {players} players: baseline failed: {err}")
-                    paired, baseline, theirs_times = False, None, []
-                    continue
-                theirs_times.append(elapsed)
-                if theirs_first is None:
-                    theirs_first = result
-                elif result != theirs_first and mismatch is None:
-                    mismatch = f"the baseline played different games in round {number + 1} than in round 1"
+    with heap.frozen_for_run():   # both sides, as `regnum simulate` plays its games
+        for number in range(rounds):
+            order = ("ours", "theirs") if number % 2 == 0 else ("theirs", "ours")
+            for side in order:
+                if side == "ours":
+                    result, elapsed = _timed(clock, interpreter_games, rules, players, seeds, max_moves)
+                    ours_times.append(elapsed)
+                    if ours_first is None:
+                        ours_first = result
+                    elif result != ours_first and mismatch is None:
+                        mismatch = f"regnum played different games in round {number + 1} than in round 1"
+                elif paired:
+                    try:
+                        result, elapsed = _timed(clock, baseline_games, baseline, players, seeds, max_moves)
+                    except BaselineError as err:
+                        warn(f"{name}, {players} players: baseline failed: {err}")
+                        paired, baseline, theirs_times = False, None, []
+                        continue
+                    theirs_times.append(elapsed)
+                    if theirs_first is None:
+                        theirs_first = result
+                    elif result != theirs_first and mismatch is None:
+                        mismatch = f"the baseline played different games in round {number + 1} than in round 1"
     assert ours_first is not None
     moves = sum(m for m, _ in ours_first)
     per_round = [_rate(games, t) for t in ours_times]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
-from . import backends, resources
+from . import backends, heap, resources
 from .resources import ruleset_label
 from .agents import play_random_game
 from .failures import assert_invariants, one_line, setup_failed_log
@@ -243,10 +243,11 @@ def _saved(result: GameResult, text: str, folder: Path, label: str) -> GameResul
 def _play_serial(rules, players, seeds, max_moves, progress, options=None,
                  check_invariants=False) -> list[tuple[GameResult, str | None]]:
     results = []
-    for done, seed in enumerate(seeds, 1):
-        results.append(_play_one(rules, players, seed, max_moves, options, check_invariants))
-        if progress:
-            progress(done, len(seeds))
+    with heap.frozen_for_run():
+        for done, seed in enumerate(seeds, 1):
+            results.append(_play_one(rules, players, seed, max_moves, options, check_invariants))
+            if progress:
+                progress(done, len(seeds))
     return results
 
 

@@ -15,6 +15,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from .. import heap
 from ..log import Log, LogFailure
 from ..moves import Move
 from .checks import KINDS
@@ -147,10 +148,11 @@ def _run(path, rules, items, settings, options, deadline, workers, backend, addr
     context = (rules, settings, options, deadline, _scripted(scripts))
     if backend == "local" and (workers == 1 or len(items) <= 1):
         out = []
-        for done, item in enumerate(items, 1):
-            out.append(_work(context, item))
-            if progress:
-                progress(done, len(items))
+        with heap.frozen_for_run():
+            for done, item in enumerate(items, 1):
+                out.append(_work(context, item))
+                if progress:
+                    progress(done, len(items))
         return out
     from ..backends import run_all
     # Under a time budget the games go out in their order, so that the first ones are played.
