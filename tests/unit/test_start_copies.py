@@ -159,3 +159,8 @@ def test_the_starts_kept_are_bounded(tmp_path, monkeypatch):
         rules.new_game(2, seed=0, options={"target": target})
         assert 1 <= len(rules.starts) <= 3
     assert (2, True, True, (("target", "int", 7),)) in rules.starts
+
+
+def test_a_copy_keeps_the_peak_steps_of_the_game_so_far():
+    game = play_random_game(regnum.load("kings_road"), 3, 5)
+    assert game.peak_steps > 0 and game.copy().peak_steps == game.peak_steps

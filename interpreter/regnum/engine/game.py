@@ -117,7 +117,6 @@ class Game:
             if len(starts) >= MOST_STARTS:
                 starts.clear()
             starts[key] = game.copy()
-            starts[key].peak_steps = game.peak_steps
         return game
 
     def _reseeded(self, seed: int) -> "Game":
@@ -126,7 +125,6 @@ class Game:
         game = self.copy()
         game.seed = seed
         game._state.rng = rng.seed_state(seed)
-        game.peak_steps = self.peak_steps
         return game
 
     @classmethod
@@ -666,6 +664,7 @@ class Game:
                     dict(self.hits) if self.hits is not None else None, list(self.events),
                     self.narrate, self.limits)
         game._size_bound = self._size_bound
+        game.peak_steps = self.peak_steps   # the same game so far: its steps too
         if self._last is not None:   # never written again once whole, so shared safely
             self._last.freeze()
         game._last = self._last
