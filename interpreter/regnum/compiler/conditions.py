@@ -128,11 +128,83 @@ def _search(g, node, scope, binds, depth: int, loops: int) -> list:
         kept = _kept_inner(g, node, scope, binds, depth, loops)
         if kept is not None:
             return kept
+    if g._inner_memos is not None and node.func == "all" and not node.more and node.cond is None:
+        unequal = _cells_unequal(g, node, scope, binds, depth, loops)
+        if unequal is not None:
+            return unequal
     decided = "ok" if node.func == "any" else "not ok"
     lines, inner, level, loops = _comprehension(g, node, scope, binds, depth, loops)
     lines = [f"{'    ' * depth}ok = {node.func == 'all'}"] + lines + truth_lines(g, node.element, scope, inner, level, loops)
     lines += [f"{'    ' * at}if {decided}:\n{'    ' * at}    break" for at in range(level, depth, -1)]
     return lines
+
+
+# Whether a move lister judges `all(T(x) == v for x in S)`, S cells around, by the cells where T is not v
+# (False: the loop alone, as before; the tests compare the two).
+CELLS_UNEQUAL = True
+
+
+def _cells_unequal(g, node, scope, binds, depth: int, loops: int) -> list | None:
+    """`all(T(x) == v for x in S)` in a move lister, T a variable per cell of a board B, v a
+    value known at load and S the cells `around(B, …)` or `neighbours(B, …)` gives
+    (`all(object_at(c) == 0 for c in around(table, cells))`): S is charged as the loop
+    charges it, then the test is whether no item is among T's cells where T is not v, a set
+    made once per listing (helpers._cells_unequal), instead of each item's value read and
+    compared, candidate after candidate. Where one is (the first such item decides), and
+    before the set is made (it pays once the loop would have judged as many items as half
+    T's cells), the loop as written judges S. Exact: every item is a cell of B, which T
+    holds (a fixed board's) or whose start it holds (an open grid's, not in use yet); the
+    test charges no step and fails nowhere there; a listing writes nothing; and the set is
+    made with the test's own `==`."""
+    from .codegen import _NOT_KNOWN
+    element = node.element
+    if not CELLS_UNEQUAL or not (isinstance(element, ast.Binary) and element.op == "=="):
+        return None
+    for side, other in ((element.left, element.right), (element.right, element.left)):
+        if isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Name) \
+                and side.args[0].name == node.var and side.func not in scope and side.func not in binds:
+            break
+    else:
+        return None
+    decl = g.x.program.get(side.func)
+    if decl is None or decl.kind != "var" or not decl.per_index or decl.index not in g.x.boards:
+        return None
+    source = node.source
+    if not (isinstance(source, ast.Call) and source.func in ("around", "neighbours") and len(source.args) == 2
+            and isinstance(source.args[0], ast.Name) and source.args[0].name == decl.index
+            and g._builtin(source.func, scope, binds) and g._builtin(decl.index, scope, binds)):
+        return None
+    value = g._known(other, scope, binds)
+    if value is _NOT_KNOWN:
+        return None
+    var, items = g._fresh(), g._fresh()
+    inner = dict(binds)
+    inner[node.var] = (var, _item_kind(g.x.kind(source, g._kinds(scope, binds))))
+    test = truth_lines(g, element, scope, inner, depth + 2, loops + 1)
+    if len(test) != 1 or re.search(r"\bc\b", _STEPLESS_READS.sub("", test[0])):
+        return None   # a comparison that charges steps (texts the checker did not prove short)
+    start = f", {g.state('grids')}[{decl.index!r}]['start'][{decl.name!r}]" if g.x.boards[decl.index].is_open \
+        else ""
+    memo = _named(g._inner_memos, "cu")
+    unequal = g._fresh()
+    pad = "    " * depth
+    return [f"{pad}{items} = {g.iterable(source, scope, binds)}",
+            f"{pad}c.steps += len({items})",
+            f"{pad}if c.steps > c.max_steps: c.runaway()",
+            f"{pad}{unequal} = {memo}.get(0)",
+            f"{pad}if {unequal} is None:",
+            f"{pad}    {unequal} = _m_cells_unequal({memo}, {g.state('tables')}[{decl.name!r}], {items}, "
+            f"{value!r}{start})",
+            f"{pad}ok = {unequal} is not None and {unequal}.isdisjoint({items})",
+            f"{pad}if not ok:   # an item among those cells, or no set yet: judged as written",
+            f"{pad}    ok = True",
+            f"{pad}    for {var} in {items}:"] + test + [
+            f"{pad}        if not ok:",
+            f"{pad}            break"]
+
+
+# A test's mention of the context that charges nothing: an open grid's start read at a cell not in use.
+_STEPLESS_READS = re.compile(r"_cell_start[(]c, ")
 
 
 def _kept_search(g, node, scope, binds, depth: int, loops: int) -> list | None:
@@ -244,8 +316,7 @@ def _kept_inner(g, node, scope, binds, depth: int, loops: int) -> list | None:
             node.span, node.func, node.element, first.var, first.source, first.cond, node.more[1:]),
             ast.Aggregate(node.span, node.func, node.element, node.var, node.source, node.cond))
     _, inner, outer = made
-    memo = f"pi{len(g._inner_memos)}"
-    g._inner_memos.append(memo)
+    memo = _named(g._inner_memos, "pi")
     pad = "    " * depth
     decided = "ok" if node.func == "any" else "not ok"
     lines, inner_binds, level, loops = _comprehension(g, outer, scope, binds, depth, loops)
@@ -265,6 +336,14 @@ def _kept_inner(g, node, scope, binds, depth: int, loops: int) -> list | None:
               f"{at}if {decided}:",
               f"{at}    break"]
     return lines
+
+
+def _named(memos: list, prefix: str) -> str:
+    """A new memo of the listing, declared by the lister (`prefix` and the number of those
+    of its kind so far: a kind's names do not depend on the other's)."""
+    name = f"{prefix}{sum(memo.startswith(prefix) for memo in memos)}"
+    memos.append(name)
+    return name
 
 
 def _fixed_by_state(g, node, seen: set) -> bool:

@@ -214,6 +214,40 @@ def _range(c, a, b=None):
 _UNSET = object()   # no value of a game: a value not computed yet
 
 
+def _cells_unequal(memo: dict, table: dict, items, value, start=_UNSET):
+    """For a move lister's `all(T(x) == v for x in S)`, S the cells around some cells of T's
+    board (conditions._cells_unequal): the cells of `table` where its value is not `value`
+    (not `==`), made once per listing (`memo`, the listing's own), once the loop would have
+    judged as many items as half the table has cells, and None before (the loop judges
+    them: a listing with few candidates does not pay for the set). Every item is a cell of
+    the board, so the test holds exactly when none is among those: the cells of a fixed
+    board are all in its tables, and those of an open grid not in use hold its `start`
+    (given for an open grid), which must then be `value` (else _NEVER: the loop judges). A
+    listing writes nothing, so the set stays true of the table while it lists."""
+    judged = memo.get(_JUDGED, 0) + len(items)
+    if judged < len(table) >> 1:
+        memo[_JUDGED] = judged
+        return None
+    if start is not _UNSET and not start == value:
+        found = memo[_UNEQUAL] = _NEVER
+    else:
+        found = memo[_UNEQUAL] = {cell for cell, there in table.items() if not there == value}
+    return found
+
+
+class _Never:
+    """The cells of _cells_unequal where no set can stand for them: no item is judged apart."""
+
+    __slots__ = ()
+
+    def isdisjoint(self, items) -> bool:
+        return False
+
+
+_NEVER = _Never()
+_UNEQUAL, _JUDGED = 0, 1   # what _cells_unequal keeps in a listing's memo
+
+
 class _Once:
     """The value of a search that reads nothing a comprehension's items change, computed at
     its first use in one evaluation of the comprehension and only read at the later ones
@@ -255,4 +289,4 @@ def _argbest(pairs, highest):
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed, "_cells_where": _cells_where,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
-           "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once}
+           "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once, "_m_cells_unequal": _cells_unequal}

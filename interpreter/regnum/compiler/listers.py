@@ -106,7 +106,7 @@ from typing import Callable
 from ..check.walk import free_names
 from .. import ast
 from .codegen import _size, state_reads, table_reads
-from .conditions import loops_pay, truth_lines
+from .conditions import _STEPLESS_READS, loops_pay, truth_lines
 from .expressions import CompileError
 from .indexes import fixed_board
 from ..engine.memo import emptiness
@@ -134,7 +134,6 @@ IMPLIED = True
 # the two).
 ZONE_CHOICES = True
 # Reads of the context that charge no step (an open grid's start value of a table).
-_STEPLESS_READS = re.compile(r"_cell_start[(]c, ")
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
