@@ -174,6 +174,8 @@ def _cells_unequal(g, node, scope, binds, depth: int, loops: int) -> list | None
             and isinstance(source.args[0], ast.Name) and source.args[0].name == decl.index
             and g._builtin(source.func, scope, binds) and g._builtin(decl.index, scope, binds)):
         return None
+    if node.var in {name for name, _, _ in free_names(other)}:
+        return None   # v read at each item (the item itself, or a constant the item's name hides)
     value = g._known(other, scope, binds)
     if value is _NOT_KNOWN:
         return None

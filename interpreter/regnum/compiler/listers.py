@@ -133,7 +133,6 @@ IMPLIED = True
 # _piece_choices (`_m_piece_choices`), which checks each, as any other domain's (tests compare
 # the two).
 ZONE_CHOICES = True
-# Reads of the context that charge no step (an open grid's start value of a table).
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
