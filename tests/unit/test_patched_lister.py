@@ -3,17 +3,11 @@ alternating from round to round and required to play the same games; the shape o
 report, never a timed threshold."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from benchmark_scripts import script   # tests/unit is on the path of its tests
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("patched_lister", ROOT / "benchmarks" / "patched_lister.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("patched_lister")
 
 
 def test_the_generated_lister_is_written_out_to_be_edited(tmp_path, capsys):
