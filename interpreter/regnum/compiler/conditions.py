@@ -14,7 +14,7 @@ import re
 
 from .. import ast
 from ..check.walk import free_names
-from .codegen import _COMPARE, _item_kind
+from .codegen import _COMPARE, _NOT_KNOWN, _item_kind
 from .indexes import near_lifted
 
 
@@ -156,7 +156,6 @@ def _cells_unequal(g, node, scope, binds, depth: int, loops: int) -> list | None
     holds (a fixed board's) or whose start it holds (an open grid's, not in use yet); the
     test charges no step and fails nowhere there; a listing writes nothing; and the set is
     made with the test's own `==`."""
-    from .codegen import _NOT_KNOWN
     element = node.element
     if not CELLS_UNEQUAL or not (isinstance(element, ast.Binary) and element.op == "=="):
         return None
