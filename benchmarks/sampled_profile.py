@@ -87,11 +87,72 @@ def line_shares(samples, needle: str, under: str = UNDER) -> tuple[int, collecti
     return total, lines
 
 
-def report(samples, top: int = 30, needle: str | None = None) -> list[str]:
+# The parts of a game's time, in the order `--parts` prints them.
+PARTS = ("starting a game", "listing moves", "kept values and indexes", "scoring",
+         "rules: statements and effects", "the flow's VM", "the move's bookkeeping", "other")
+# Where a frame's function belongs, by its file; None: to the frame that called it. Helpers
+# the generated code calls for every item (boards, grids, builtins, texts, the seeded
+# generator) are their caller's, so a listing's `around(…)` counts as listing.
+_BY_FILE = (("<regnum moves", "listing moves"), ("<regnum prefer", "listing moves"),
+            ("<regnum domain", "listing moves"), ("decisions.py", "listing moves"),
+            ("memo.py", "kept values and indexes"),
+            ("<regnum scoring", "scoring"), ("scoring.py", "scoring"),
+            ("game.py", "the move's bookkeeping"), ("state.py", "the move's bookkeeping"),
+            ("agents.py", "the move's bookkeeping"),
+            ("statements.py", "rules: statements and effects"), ("<regnum", "rules: statements and effects"))
+_CALLERS = ("helpers.py", "builtins.py", "boards.py", "opengrid.py", "graphs.py", "text.py", "rng.py",
+            "random.py", "expressions.py", "model.py")
+# runtime.py holds the VM and the effects side by side: these are the VM's (and a `can`'s).
+_VM = frozenset({"run_stack", "advance", "Ctx.push", "Ctx.spawn", "Ctx.run_fired", "Ctx.defer",
+                 "run_native", "run_native_with", "arguments", "check_size", "Ctx.check_size",
+                 "waiting", "waiting_seats", "to_move", "waiting_stack", "_end"})
+_STARTING = ("Game.start ", "Game.prepared ")
+
+
+def part_of(stack: list[str]) -> str:
+    """The part of a game's time a sample's stack (outermost first) is spent in: starting a
+    game when the game's start is on it, else the part of the innermost frame that belongs
+    to one (a helper belongs to its caller)."""
+    if any(frame.startswith(_STARTING) for frame in stack):
+        return "starting a game"
+    for frame in reversed(stack):
+        name, _, where = frame.partition(" (")
+        path = where.rpartition(":")[0]
+        if path.endswith(_CALLERS):
+            continue
+        if path.endswith("compiler/__init__.py"):   # what the compiler made as closures
+            return "scoring" if "_scoring" in name or "_seat_order" in name else "rules: statements and effects"
+        if path.endswith("runtime.py"):
+            if name.startswith("Ctx.can"):
+                return "listing moves"
+            return "the flow's VM" if name in _VM else "rules: statements and effects"
+        for start, part in _BY_FILE:
+            if path.startswith(start) or path.endswith(start):
+                return part
+        break
+    return "other"
+
+
+def part_shares(samples, under: str = UNDER) -> tuple[int, collections.Counter]:
+    """(samples counted, samples by part of a game's time), of the stacks under `under`."""
+    total, parts = 0, collections.Counter()
+    for stack, count in samples:
+        if any(frame.startswith(under + " ") for frame in stack):
+            total += count
+            parts[part_of(stack)] += count
+    return total, parts
+
+
+def report(samples, top: int = 30, needle: str | None = None, parts: bool = False) -> list[str]:
     total, own, inclusive = shares(samples)
     if not total:
         return [f"no sample under {UNDER}: was a game played?"]
     out = [f"{total} samples while playing"]
+    if parts:
+        _, shares_by_part = part_shares(samples)
+        out.append("-- by part of the game's time")
+        out += [f"{shares_by_part[part] / total * 100:6.1f}%  {part}" for part in PARTS if shares_by_part[part]]
+        return out
     if needle is not None:
         _, lines = line_shares(samples, needle)
         out.append(f"-- self, by line, of functions named *{needle}*")
@@ -118,6 +179,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=int, default=1000, help="samples a second (default 1000)")
     parser.add_argument("--top", type=int, default=30, help="rows of each table (default 30)")
     parser.add_argument("--lines", metavar="NAME", help="the lines of the functions whose name holds NAME")
+    parser.add_argument("--parts", action="store_true",
+                        help="the shares of the parts of a game's time (listing, rules, the VM, bookkeeping…)")
     parser.add_argument("--coverage", action="store_true",
                         help="count coverage while playing, as `regnum fuzz` does (default: off, as `regnum bench`)")
     parser.add_argument("--raw", type=Path, help="read this record of py-spy's instead of making one")
@@ -135,7 +198,7 @@ def main(argv=None) -> int:
             into = Path(folder) / "record.txt"
             record(args.ruleset, args.games, args.rate, args.py_spy, into, args.coverage)
             text = into.read_text(encoding="utf-8").splitlines()
-    print("\n".join(report(read_raw(text), args.top, args.lines)))
+    print("\n".join(report(read_raw(text), args.top, args.lines, args.parts)))
     return 0
 
 
