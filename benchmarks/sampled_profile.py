@@ -13,9 +13,11 @@ played count (under `play_random_game`), not the import nor the load.
     .venv/bin/python benchmarks/sampled_profile.py kings_road --games 1500
     .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 150 --lines _prefer
     .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 100 --coverage   # as fuzz plays
+    .venv/bin/python benchmarks/sampled_profile.py kings_gate --games 80 --parts   # by part of a game's time
     .venv/bin/python benchmarks/sampled_profile.py --raw saved.txt --top 20   # a record made before
 
-Used for the profiles of docs/performance.md ("At the fifteenth step").
+Used for the profiles of docs/performance.md ("At the fifteenth step"; by part, "Where the
+time goes").
 """
 from __future__ import annotations
 
@@ -90,9 +92,9 @@ def line_shares(samples, needle: str, under: str = UNDER) -> tuple[int, collecti
 # The parts of a game's time, in the order `--parts` prints them.
 PARTS = ("starting a game", "listing moves", "kept values and indexes", "scoring",
          "rules: statements and effects", "the flow's VM", "the move's bookkeeping", "other")
-# Where a frame's function belongs, by its file; None: to the frame that called it. Helpers
-# the generated code calls for every item (boards, grids, builtins, texts, the seeded
-# generator) are their caller's, so a listing's `around(…)` counts as listing.
+# Where a frame's function belongs, by its file (the first match). The helpers of _CALLERS,
+# which the generated code calls for every item (boards, grids, builtins, texts, the seeded
+# generator), belong to the frame that called them: a listing's `around(…)` is listing.
 _BY_FILE = (("<regnum moves", "listing moves"), ("<regnum prefer", "listing moves"),
             ("<regnum domain", "listing moves"), ("decisions.py", "listing moves"),
             ("memo.py", "kept values and indexes"),
