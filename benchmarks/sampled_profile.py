@@ -60,14 +60,20 @@ def _function(frame: str) -> str:
     return f"{name} ({where.rpartition(':')[0]})" if where else name
 
 
+def _in_games(samples, under: str):
+    """The (stack, count) samples taken while a game was played: a frame of `under` on the stack."""
+    mark = under + " "
+    for stack, count in samples:
+        if any(frame.startswith(mark) for frame in stack):
+            yield stack, count
+
+
 def shares(samples, under: str = UNDER) -> tuple[int, collections.Counter, collections.Counter]:
     """(samples counted, self samples by function, inclusive samples by function), of the
     stacks with a frame of `under`: self is the innermost frame's function, inclusive every
     function on the stack once."""
     total, own, inclusive = 0, collections.Counter(), collections.Counter()
-    for stack, count in samples:
-        if not any(frame.startswith(under + " ") for frame in stack):
-            continue
+    for stack, count in _in_games(samples, under):
         total += count
         functions = [_function(frame) for frame in stack]
         own[functions[-1]] += count
@@ -80,9 +86,7 @@ def line_shares(samples, needle: str, under: str = UNDER) -> tuple[int, collecti
     """(samples counted, self samples by innermost frame, line and all) of the frames whose
     function's name holds `needle`."""
     total, lines = 0, collections.Counter()
-    for stack, count in samples:
-        if not any(frame.startswith(under + " ") for frame in stack):
-            continue
+    for stack, count in _in_games(samples, under):
         total += count
         if needle in stack[-1].partition(" (")[0]:
             lines[stack[-1]] += count
@@ -138,23 +142,23 @@ def part_of(stack: list[str]) -> str:
 def part_shares(samples, under: str = UNDER) -> tuple[int, collections.Counter]:
     """(samples counted, samples by part of a game's time), of the stacks under `under`."""
     total, parts = 0, collections.Counter()
-    for stack, count in samples:
-        if any(frame.startswith(under + " ") for frame in stack):
-            total += count
-            parts[part_of(stack)] += count
+    for stack, count in _in_games(samples, under):
+        total += count
+        parts[part_of(stack)] += count
     return total, parts
 
 
 def report(samples, top: int = 30, needle: str | None = None, parts: bool = False) -> list[str]:
+    if parts:   # the parts alone: no function's shares made for nothing
+        total, shares_by_part = part_shares(samples)
+        if not total:
+            return [f"no sample under {UNDER}: was a game played?"]
+        return [f"{total} samples while playing", "-- by part of the game's time"] + [
+            f"{shares_by_part[part] / total * 100:6.1f}%  {part}" for part in PARTS if shares_by_part[part]]
     total, own, inclusive = shares(samples)
     if not total:
         return [f"no sample under {UNDER}: was a game played?"]
     out = [f"{total} samples while playing"]
-    if parts:
-        _, shares_by_part = part_shares(samples)
-        out.append("-- by part of the game's time")
-        out += [f"{shares_by_part[part] / total * 100:6.1f}%  {part}" for part in PARTS if shares_by_part[part]]
-        return out
     if needle is not None:
         _, lines = line_shares(samples, needle)
         out.append(f"-- self, by line, of functions named *{needle}*")
