@@ -50,7 +50,6 @@ def all_plain(values) -> bool:
     return set(map(type, values)) <= PLAIN_TYPES
 
 _MAX_DIGITS = 20   # 2^64 has 20 digits: no number in a log or state is longer
-_LONG_NUMBER = re.compile(r"\d{%d,}" % (_MAX_DIGITS + 1))   # outside strings: one to refuse, maybe
 
 
 def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
@@ -66,20 +65,19 @@ def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
     if size > limits.json_bytes:
         raise error(f"the {what} is {size:_} bytes; {limits.hint('json_bytes')}")
     if isinstance(text, bytes):
+        raw = text
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
             raise error(f"the {what} is not UTF-8 text ({err.reason} at byte {err.start})") from None
-    # What lies outside the strings; with no backslash in the text no string holds an
-    # escaped quote, and splitting at the quotes gives the same, sooner.
-    outside = "".join(text.split('"')[0::2]) if "\\" not in text else _STRING.sub("", text)
-    brackets = _NOT_BRACKET.sub("", outside)
-    if brackets and max(accumulate(map(_DEPTH.__getitem__, brackets))) > limits.json_depth:
+    else:
+        raw = text.encode("utf-8", "surrogatepass")
+    if _deeper_than(raw, text, limits.json_depth):
         raise error(f"the {what} nests arrays and objects more than {limits.json_depth} deep; "
                     f"{limits.hint('json_depth')}")
-    # Every whole number is read by _parse_int only where some run of digits outside the
-    # strings is long enough for it to refuse one; elsewhere int() reads them, as it would.
-    parse_int = _parse_int if _LONG_NUMBER.search(outside) else None
+    # Every whole number is read by _parse_int only where some run of digits is long enough
+    # for it to refuse one; elsewhere int() reads them, as it would.
+    parse_int = _parse_int if _LONG_DIGITS in raw.translate(_DIGITS) else None
     try:
         return json.loads(text, parse_int=parse_int, parse_constant=_no_constant,
                           object_pairs_hook=_object)
@@ -92,6 +90,45 @@ def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
         raise error(f"the {what} is not valid: {err}") from None
     except RecursionError:   # only with a json_depth set above Python's own recursion limit
         raise error(f"the {what} nests arrays and objects too deeply to be read") from None
+
+
+# The bytes of a JSON text that make its nesting (the brackets, the quotes around strings, the
+# backslashes that may escape a quote): every other byte, to delete (bytes.translate).
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"\\')
+# Digits as "0", anything else as a space: a run of more digits than any number has is a
+# run of that many zeros (digits inside strings too: then _parse_int reads the numbers,
+# which it leaves as they are).
+_DIGITS = bytes.maketrans(bytes(range(256)), bytes(48 if 48 <= b <= 57 else 32 for b in range(256)))
+_LONG_DIGITS = b"0" * (_MAX_DIGITS + 1)
+_ROUNDS = 16   # innermost pairs taken away at most (a saved game nests about 6 deep): linear time
+
+
+def _deeper_than(raw: bytes, text: str, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` deep outside the strings of `text`
+    (`raw` in UTF-8): the most brackets open at once, `[` and `{` alike, in linear time and
+    without recursing. The usual text is measured in C: its structure (brackets and quotes,
+    the rest deleted) has every string as `""` when no string holds a bracket, and then
+    taking the innermost pairs `[]` away `limit` times leaves nothing when it nests no
+    deeper (a string holding a bracket, a backslash, brackets that do not pair or nest past
+    _ROUNDS: counted one by one, as the bracket sequence's highest running count)."""
+    structure = raw.translate(None, _NOT_STRUCTURE)
+    if b"\\" not in structure:
+        brackets = structure.replace(b'""', b"")
+        # Every quote gone: each went with the quote next to it, which pairs every string's
+        # two quotes (the first quote can only go with the second, and so on).
+        if b'"' not in brackets:
+            brackets = brackets.replace(b"{", b"[").replace(b"}", b"]")
+            for _ in range(min(limit, _ROUNDS)):
+                if not brackets:
+                    return False
+                brackets = brackets.replace(b"[]", b"")
+            if not brackets:
+                return False
+    # What lies outside the strings; with no backslash in the text no string holds an
+    # escaped quote, and splitting at the quotes gives the same, sooner.
+    outside = "".join(text.split('"')[0::2]) if "\\" not in text else _STRING.sub("", text)
+    brackets = _NOT_BRACKET.sub("", outside)
+    return bool(brackets) and max(accumulate(map(_DEPTH.__getitem__, brackets))) > limit
 
 
 class _Refused(ValueError):

@@ -16,7 +16,7 @@ from ..moves import IllegalMove, Move
 from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
-from .state import Journal, State, Table, canonical_json, size_of, state_size
+from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 _FAULTS = decisions._FAULTS
@@ -92,6 +92,9 @@ class Game:
         # The canonical JSON of the first moves of `_moves`, written by to_json once each: a
         # saved game holds every move, and the fuzzer writes one several times a step.
         self._move_texts: list[str] = []
+        # The state's parts and the game's other keys as to_json last wrote them
+        # (state.canonical_parts); None: not written yet.
+        self._json_parts: dict | None = None
 
     # ── creation ──
     @classmethod
@@ -670,6 +673,8 @@ class Game:
         game._last = self._last
         game._prev_state = self._prev_state
         game._move_texts = self._move_texts[:]
+        if self._json_parts is not None:
+            game._json_parts = (dict(self._json_parts[0]), dict(self._json_parts[1]))
         return game
 
     def to_dict(self) -> dict:
@@ -692,7 +697,11 @@ class Game:
         texts, moves = self._move_texts, self._moves   # moves are only ever added
         for move in moves[len(texts):]:
             texts.append(canonical_json(move.to_dict()))
-        rest = canonical_json({**self._about(), "state": self._state.to_dict()})   # every key sorts after "moves"
+        kept = self._json_parts
+        if kept is None:
+            kept = self._json_parts = ({}, {})
+        state = canonical_parts(self._state.to_dict(), kept[0])
+        rest = canonical_parts({**self._about(), "state": None}, kept[1], {"state": state})   # every key sorts after "moves"
         return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'
 
     def __eq__(self, other) -> bool:

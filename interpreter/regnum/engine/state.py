@@ -11,6 +11,7 @@ before the last move is rebuilt from it when an invariant reads `previous(…)`.
 from __future__ import annotations
 
 import json
+import marshal
 
 from ..documents import PLAIN_TYPES as _PLAIN, all_plain
 from .memo import EMPTY
@@ -440,8 +441,47 @@ def _freeze(value):
     return value
 
 
+# What json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) writes,
+# from one encoder: dumps makes a new one at every call, a third of a move's text.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_key_text = json.encoder.encode_basestring   # a key as that encoder writes it (ensure_ascii off)
+
+
 def canonical_json(data) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)
+
+
+def canonical_parts(data: dict, kept: dict, written: dict | None = None) -> str:
+    """`canonical_json(data)` for a map of texts, each value's text kept in `kept` (key ->
+    (marshal's bytes of the value, its text)) and written again only when the value is not
+    the one it was: a saved game is written several times between two moves (the fuzzer's
+    checks), and a move changes a few of the state's parts. `written`: the texts of some
+    values, already written by the caller.
+
+    Equal bytes are equal values: marshal writes each type apart (true is not 1, a list is
+    not a tuple) and reading the bytes back gives the value, so the text kept is the text.
+    Unequal bytes may still be equal values (a map's keys in another order, an object met
+    twice), which are written again, as are values marshal cannot write (a ZoneRef)."""
+    if not all(type(key) is str for key in data):
+        return canonical_json(data)   # json's own order and keys for anything else
+    out = []
+    for key in sorted(data):
+        value = data[key]
+        text = written.get(key) if written else None
+        if text is None:
+            try:
+                fingerprint = marshal.dumps(value)
+            except ValueError:   # a type marshal does not write, or nested past its depth
+                fingerprint = None
+            known = kept.get(key)
+            if known is not None and fingerprint is not None and known[0] == fingerprint:
+                text = known[1]
+            else:
+                text = _CANONICAL.encode(value)
+                if fingerprint is not None:
+                    kept[key] = (fingerprint, text)
+        out.append(f"{_key_text(key)}:{text}")
+    return "{" + ",".join(out) + "}"
 
 
 def size_of(value) -> int:
