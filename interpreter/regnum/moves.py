@@ -5,6 +5,11 @@ import json
 from dataclasses import dataclass, field
 
 
+# The text a move's arguments are hashed by: json.dumps(args, sort_keys=True, default=repr),
+# from one encoder (dumps makes one at every call, most of a hash's cost).
+_ARGS_TEXT = json.JSONEncoder(sort_keys=True, default=repr)
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A decision: seat `player` takes `action` with JSON-valued `args`."""
@@ -14,7 +19,7 @@ class Move:
     args: dict = field(default_factory=dict)
 
     def __hash__(self) -> int:
-        return hash((self.player, self.action, json.dumps(self.args, sort_keys=True, default=repr)))
+        return hash((self.player, self.action, _ARGS_TEXT.encode(self.args)))
 
     def __str__(self) -> str:
         if not isinstance(self.args, dict):
