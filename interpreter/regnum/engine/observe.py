@@ -44,14 +44,16 @@ def _piece(state, piece: int) -> dict:
 
 def observation(game, viewer: int | None) -> dict:
     state = game.state
+    held, pieces = state.zones, state.pieces
     zones = {}
     for fam in game.model.zones.values():
         for index, key in fam.items(state):
-            if key not in state.zones:
+            ids = held.get(key)
+            if ids is None:
                 continue
-            ids = state.zones[key]
             if _visible(fam, index, viewer):
-                zones[key] = [_piece(state, i) for i in ids]
+                # _piece of each, written out: a board has hundreds of zones, most of them empty
+                zones[key] = [{**pieces[i], "id": i} for i in ids] if ids else []
             else:
                 zones[key] = {"count": len(ids), "revealed": [_piece(state, i) for i in shown(state, key, ids)]}
                 if fam.visibility == "top":
