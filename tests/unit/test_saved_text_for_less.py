@@ -188,3 +188,10 @@ def test_a_moves_hash_is_its_arguments_text_as_dumps_writes_it():
                                                      default=repr)))
     assert hash(move) == hash(Move(1, "pick", {"at": [2, 3], "card": "Dragon"}))
     assert len({move, Move(1, "pick", {"at": [2, 3], "card": "Dragon"}), Move(0, "pick", move.args)}) == 2
+
+
+@pytest.mark.parametrize("move", [Move(0, "end_turn", {}), Move(3, "pick \"é\"", {"b": [1, {"z": None}], "a": True}),
+                                  Move(True, "seat_as_truth", {}), Move(1, "x", {"k": "v"})])
+def test_a_moves_text_is_its_canonical_json(move):
+    from regnum.engine.game import _move_text
+    assert _move_text(move) == _plain(move.to_dict())

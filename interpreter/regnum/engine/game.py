@@ -18,6 +18,8 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
 
+_string_text = json.encoder.encode_basestring   # a text as the canonical encoder writes it
+
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 _FAULTS = decisions._FAULTS
 
@@ -696,7 +698,7 @@ class Game:
         ("format" and "moves" come first), each move's text written once and kept."""
         texts, moves = self._move_texts, self._moves   # moves are only ever added
         for move in moves[len(texts):]:
-            texts.append(canonical_json(move.to_dict()))
+            texts.append(_move_text(move))
         kept = self._json_parts
         if kept is None:
             kept = self._json_parts = ({}, {})
@@ -946,6 +948,15 @@ def _not_same(move: Move, args: dict, action) -> IllegalMove:
     param = next(p for p in action.params if p.name == name)
     return IllegalMove(move, f"argument '{name}' must be {f'{kind} ({wanted})' if kind else wanted}, "
                        f"not {given}", f"{action.name}.{name}", str(param.span))
+
+
+def _move_text(move: Move) -> str:
+    """`canonical_json(move.to_dict())`: its keys in their sorted order, the seat written as
+    the whole number it is, the arguments by the encoder (a loaded game writes every move)."""
+    player, action, args = move.player, move.action, move.args
+    if type(player) is int and type(action) is str and type(args) is dict:
+        return f'{{"action":{_string_text(action)},"args":{canonical_json(args) if args else "{}"},"player":{player}}}'
+    return canonical_json(move.to_dict())
 
 
 def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
