@@ -195,3 +195,53 @@ def test_a_moves_hash_is_its_arguments_text_as_dumps_writes_it():
 def test_a_moves_text_is_its_canonical_json(move):
     from regnum.engine.game import _move_text
     assert _move_text(move) == _plain(move.to_dict())
+
+
+# ── the checks of a saved game against its ruleset, made once per ruleset ───
+
+def test_a_ruleset_that_read_a_saved_game_still_refuses_a_wrong_one():
+    """The zone keys (per player count) and a table's indexes are made once per ruleset
+    (saved._Types): a good game read first, then each wrong one is refused as before."""
+    rules = regnum.load("kingdom_builder")
+    game = rules.new_game(players=3, seed=4)
+    for _ in range(6):
+        game.play(game.all_legal_moves()[0])
+    text = game.to_json()
+    assert rules.game_from_json(text).to_json() == text
+    saved = json.loads(text)
+
+    def refusal(change) -> str:
+        data = json.loads(text)
+        change(data["state"])
+        with pytest.raises(StateError) as refused:
+            rules.game_from_json(json.dumps(data), check_moves=False)
+        return str(refused.value)
+
+    hexes = sorted(key for key in saved["state"]["zones"] if key.startswith("site#"))
+    assert len(hexes) == 400
+    assert refusal(lambda s: s["zones"].pop(hexes[0])) == f"state field 'state.zones.{hexes[0]}': missing"
+    assert refusal(lambda s: s["zones"].update({"site#(20,0)": []})) == \
+        "state field 'state.zones.site#(20,0)': this ruleset has no zone 'site#(20,0)' here"
+    # a seat the game has not: the keys of a four-player game are not those of three
+    assert refusal(lambda s: s["zones"].update({"supply#3": []})) == \
+        "state field 'state.zones.supply#3': this ruleset has no zone 'supply#3' here"
+    cell = sorted(saved["state"]["tables"]["terrain"])[0]
+    assert refusal(lambda s: s["tables"]["terrain"].pop(cell)) == f"state field 'state.tables.terrain.{cell}': missing"
+    assert refusal(lambda s: s["tables"]["terrain"].update({"(20,0)": "grass"})) == \
+        "state field 'state.tables.terrain.(20,0)': this ruleset has no index '(20,0)' here"
+    four = rules.new_game(players=4, seed=4)
+    assert rules.game_from_json(four.to_json()).to_json() == four.to_json()
+    assert rules.game_from_json(text).to_json() == text
+
+
+def test_the_zones_of_an_open_grid_are_the_cells_each_game_uses():
+    rules = regnum.load("kings_gate")
+    game = rules.new_game(players=2, seed=3)
+    early = game.to_json()
+    for _ in range(12):
+        game.play(game.all_legal_moves()[0])
+    later = game.to_json()
+    assert len(json.loads(later)["state"]["grids"]["table"]["cells"]) > \
+        len(json.loads(early)["state"]["grids"]["table"]["cells"])
+    for text in (early, later, early):
+        assert rules.game_from_json(text).to_json() == text

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from ..boards import coordinates
 from .state import canonical_json
 from ..documents import STATE_FORMAT, BadValue, StateError, first_error, json_value, read_document
 from ..log import LogMove
@@ -143,6 +144,8 @@ class _Types:
         self.cells = {name: set(board.cells) for name, board in model.boards.items() if not board.is_open}
         self.open = {name for name, board in model.boards.items() if board.is_open}
         self.reach = ruleset.limits.grid_reach
+        self._indexes: dict = {}     # table name -> its indexes as texts (indexes)
+        self._zone_keys: dict = {}   # player count -> the zone keys (zone_keys)
 
     def check(self, ref, value, path, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
@@ -192,9 +195,31 @@ class _Types:
             _json(value, _path(path))
 
 
+    def indexes(self, name: str, table) -> dict:
+        """The indexes of table `name` of a fixed board or list, as texts (the keys of its
+        JSON object), made once per ruleset."""
+        known = self._indexes.get(name)
+        if known is None:
+            known = self._indexes[name] = {str(k): None for k in table.keys}
+        return known
+
+    def zone_keys(self, players: int, in_use: dict) -> dict:
+        """The keys of every zone of a game of `players` seats, those of open grids' cells in
+        `in_use`; made once per player count when no zone lies on an open grid."""
+        known = self._zone_keys.get(players)
+        if known is None:
+            model = self.model
+            keys = {key for fam in model.zones.values() for i, key in fam.keys.items()
+                    if not (fam.index == "player" and i >= players)}
+            opened = [fam for fam in model.zones.values() if fam.open]
+            if opened:   # the cells in use are the game's own
+                keys.update(f"{fam.name}#{cell}" for fam in opened for cell in in_use[fam.index])
+                return dict.fromkeys(keys)
+            known = self._zone_keys[players] = dict.fromkeys(keys)
+        return known
+
     def is_cell(self, value) -> bool:
         """A cell of an open grid: its canonical text `(row,col)`, within the reach."""
-        from ..boards import coordinates
         found = coordinates(value) if type(value) is str else None
         return found is not None and abs(found[0]) <= self.reach and abs(found[1]) <= self.reach
 
@@ -256,7 +281,7 @@ def check(ruleset, saved: SavedGame) -> None:
     _names("state.tables", state.tables, types.tables)
     for name, values in state.tables.items():
         table = model.tables[name]
-        indexes = in_use[table.index] if table.open else {str(k): None for k in table.keys}
+        indexes = in_use[table.index] if table.open else types.indexes(name, table)
         _names(f"state.tables.{name}", values, indexes, "index")
         ref = types.tables[name]
         for index, value in values.items():
@@ -275,10 +300,7 @@ def check(ruleset, saved: SavedGame) -> None:
         for name, value in given.items():
             types.check(fields[name], value, (path, ".", name), pieces, players)
 
-    known = {key for fam in model.zones.values() for i, key in fam.keys.items()
-             if not (fam.index == "player" and i >= players)}
-    known.update(f"{fam.name}#{cell}" for fam in model.zones.values() if fam.open for cell in in_use[fam.index])
-    _names("state.zones", state.zones, dict.fromkeys(known), "zone")
+    _names("state.zones", state.zones, types.zone_keys(players, in_use), "zone")
     seen: set = set()
     for key, ids in state.zones.items():
         for j, piece in enumerate(ids):
