@@ -53,7 +53,12 @@ def observation(game, viewer: int | None) -> dict:
                 continue
             if _visible(fam, index, viewer):
                 # _piece of each, written out: a board has hundreds of zones, most of them empty
-                zones[key] = [{**pieces[i], "id": i} for i in ids] if ids else []
+                records = []
+                for i in ids:
+                    record = pieces[i].copy()
+                    record["id"] = i
+                    records.append(record)
+                zones[key] = records
             else:
                 zones[key] = {"count": len(ids), "revealed": [_piece(state, i) for i in shown(state, key, ids)]}
                 if fam.visibility == "top":
