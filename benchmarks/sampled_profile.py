@@ -14,6 +14,7 @@ played count (under `play_random_game`), not the import nor the load.
     .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 150 --lines _prefer
     .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 100 --coverage   # as fuzz plays
     .venv/bin/python benchmarks/sampled_profile.py kings_gate --games 80 --parts   # by part of a game's time
+    .venv/bin/python benchmarks/sampled_profile.py kingdom_builder --games 8 --fuzz   # regnum fuzz's checked games
     .venv/bin/python benchmarks/sampled_profile.py --raw saved.txt --top 20   # a record made before
 
 Used for the profiles of docs/performance.md ("At the fifteenth step"; by part, "Where the
@@ -32,6 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 UNDER = "play_random_game"   # a sample counts when this function is on its stack
+FUZZ_UNDER = "fuzz_game"     # with --fuzz: a game the fuzzer plays and checks
+_DOING = {UNDER: "playing", FUZZ_UNDER: "fuzzing"}
 
 _PLAYER = """
 import sys
@@ -148,19 +151,20 @@ def part_shares(samples, under: str = UNDER) -> tuple[int, collections.Counter]:
     return total, parts
 
 
-def report(samples, top: int = 30, needle: str | None = None, parts: bool = False) -> list[str]:
+def report(samples, top: int = 30, needle: str | None = None, parts: bool = False,
+           under: str = UNDER) -> list[str]:
     if parts:   # the parts alone: no function's shares made for nothing
-        total, shares_by_part = part_shares(samples)
+        total, shares_by_part = part_shares(samples, under)
         if not total:
-            return [f"no sample under {UNDER}: was a game played?"]
-        return [f"{total} samples while playing", "-- by part of the game's time"] + [
+            return [f"no sample under {under}: was a game played?"]
+        return [f"{total} samples while {_DOING[under]}", "-- by part of the game's time"] + [
             f"{shares_by_part[part] / total * 100:6.1f}%  {part}" for part in PARTS if shares_by_part[part]]
-    total, own, inclusive = shares(samples)
+    total, own, inclusive = shares(samples, under)
     if not total:
-        return [f"no sample under {UNDER}: was a game played?"]
-    out = [f"{total} samples while playing"]
+        return [f"no sample under {under}: was a game played?"]
+    out = [f"{total} samples while {_DOING[under]}"]
     if needle is not None:
-        _, lines = line_shares(samples, needle)
+        _, lines = line_shares(samples, needle, under)
         out.append(f"-- self, by line, of functions named *{needle}*")
         out += [f"{n / total * 100:6.2f}%  {frame}" for frame, n in lines.most_common(top)]
         return out
@@ -171,11 +175,18 @@ def report(samples, top: int = 30, needle: str | None = None, parts: bool = Fals
     return out
 
 
-def record(ruleset: str, games: int, rate: int, spy: str, into: Path, coverage: bool = False) -> None:
+def record(ruleset: str, games: int, rate: int, spy: str, into: Path, coverage: bool = False,
+           fuzz: bool = False) -> None:
+    """py-spy's record of `games` four-player random games, or with `fuzz` of `regnum fuzz`
+    checking `games` games on one worker (its failures, if any, saved beside the record)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"))
+    if fuzz:
+        command = [sys.executable, "-m", "regnum", "fuzz", ruleset, "--games", str(games), "--workers", "1",
+                   "--failures-dir", str(into.parent / "failures"), "--json"]
+    else:
+        command = [sys.executable, "-c", _PLAYER, ruleset, str(games)] + (["coverage"] if coverage else [])
     subprocess.run([spy, "record", "--rate", str(rate), "--format", "raw", "--output", str(into), "--",
-                    sys.executable, "-c", _PLAYER, ruleset, str(games)] + (["coverage"] if coverage else []),
-                   env=env, check=True, capture_output=True)
+                    *command], env=env, check=True, capture_output=True)
 
 
 def main(argv=None) -> int:
@@ -189,9 +200,15 @@ def main(argv=None) -> int:
                         help="the shares of the parts of a game's time (listing, rules, the VM, bookkeeping…)")
     parser.add_argument("--coverage", action="store_true",
                         help="count coverage while playing, as `regnum fuzz` does (default: off, as `regnum bench`)")
+    parser.add_argument("--fuzz", action="store_true",
+                        help="profile `regnum fuzz` checking --games games (one worker): the samples under "
+                             "its games, checks included")
     parser.add_argument("--raw", type=Path, help="read this record of py-spy's instead of making one")
     parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy to run (default: on PATH)")
     args = parser.parse_args(argv)
+    if args.fuzz and (args.parts or args.coverage):
+        parser.error("--parts and --coverage are of played games; --fuzz profiles the fuzzer's checked games")
+    under = FUZZ_UNDER if args.fuzz else UNDER
     if args.raw is not None:
         text = args.raw.read_text(encoding="utf-8").splitlines()
     else:
@@ -202,9 +219,9 @@ def main(argv=None) -> int:
             return 2
         with tempfile.TemporaryDirectory() as folder:
             into = Path(folder) / "record.txt"
-            record(args.ruleset, args.games, args.rate, args.py_spy, into, args.coverage)
+            record(args.ruleset, args.games, args.rate, args.py_spy, into, args.coverage, args.fuzz)
             text = into.read_text(encoding="utf-8").splitlines()
-    print("\n".join(report(read_raw(text), args.top, args.lines, args.parts)))
+    print("\n".join(report(read_raw(text), args.top, args.lines, args.parts, under)))
     return 0
 
 
