@@ -245,3 +245,13 @@ def test_the_zones_of_an_open_grid_are_the_cells_each_game_uses():
         len(json.loads(early)["state"]["grids"]["table"]["cells"])
     for text in (early, later, early):
         assert rules.game_from_json(text).to_json() == text
+
+
+def test_a_games_first_text_keeps_nothing_and_the_next_keeps_its_parts():
+    """A game read back is often written once: its first text costs no marshal bytes."""
+    game = regnum.load("kings_road").new_game(players=3, seed=6)
+    first = game.to_json()
+    assert game._json_parts == ({}, {})
+    assert game.to_json() == first == _plain(game.to_dict())
+    assert {"zones", "pieces", "flow"} <= set(game._json_parts[0])
+    assert set(game._json_parts[1]) == {"players", "ruleset", "ruleset_hash", "seed", "variant"}

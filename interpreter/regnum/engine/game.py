@@ -700,8 +700,9 @@ class Game:
         for move in moves[len(texts):]:
             texts.append(_move_text(move))
         kept = self._json_parts
-        if kept is None:
-            kept = self._json_parts = ({}, {})
+        if kept is None:   # the game's first text, written without keeping its parts (a game
+            kept = (None, None)   # read back is often written once); the next one keeps them
+            self._json_parts = ({}, {})
         state = canonical_parts(self._state.to_dict(), kept[0])
         rest = canonical_parts({**self._about(), "state": None}, kept[1], {"state": state})   # every key sorts after "moves"
         return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'

@@ -451,7 +451,7 @@ def canonical_json(data) -> str:
     return _CANONICAL.encode(data)
 
 
-def canonical_parts(data: dict, kept: dict, written: dict | None = None) -> str:
+def canonical_parts(data: dict, kept: dict | None, written: dict | None = None) -> str:
     """`canonical_json(data)` for a map of texts, each value's text kept in `kept` (key ->
     (marshal's bytes of the value, its text)) and written again only when the value is not
     the one it was: a saved game is written several times between two moves (the fuzzer's
@@ -461,14 +461,17 @@ def canonical_parts(data: dict, kept: dict, written: dict | None = None) -> str:
     Equal bytes are equal values: marshal writes each type apart (true is not 1, a list is
     not a tuple) and reading the bytes back gives the value, so the text kept is the text.
     Unequal bytes may still be equal values (a map's keys in another order, an object met
-    twice), which are written again, as are values marshal cannot write (a ZoneRef)."""
+    twice), which are written again, as are values marshal cannot write (a ZoneRef). With
+    `kept` None, nothing is kept (a text written once costs no bytes)."""
     if not all(type(key) is str for key in data):
         return canonical_json(data)   # json's own order and keys for anything else
     out = []
     for key in sorted(data):
         value = data[key]
         text = written.get(key) if written else None
-        if text is None:
+        if text is None and kept is None:
+            text = _CANONICAL.encode(value)
+        elif text is None:
             try:
                 fingerprint = marshal.dumps(value)
             except ValueError:   # a type marshal does not write, or nested past its depth
