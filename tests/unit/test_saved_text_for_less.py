@@ -255,3 +255,18 @@ def test_a_games_first_text_keeps_nothing_and_the_next_keeps_its_parts():
     assert game.to_json() == first == _plain(game.to_dict())
     assert {"zones", "pieces", "flow"} <= set(game._json_parts[0])
     assert set(game._json_parts[1]) == {"players", "ruleset", "ruleset_hash", "seed", "variant"}
+
+
+@pytest.mark.parametrize("args", [{}, {"card": "wizards_tower"}, {"b": 2, "a": "x\\\"é", "c": None, "d": True, "e": False},
+                                  {"n": -12345678901234567890}, {"at": [1, 2]}, {"f": 1.5}, {"z": {"k": 1}},
+                                  {2: "two", 1: "one"}, {"x": ZoneRef("hand#1")}])
+def test_a_moves_arguments_are_written_as_the_encoder_writes_them(args):
+    from regnum.engine.game import _args_text
+    assert _args_text(args) == _plain(args)
+
+
+def test_arguments_whose_names_do_not_compare_fail_as_the_encoder_fails():
+    from regnum.engine.game import _args_text
+    for write in (_args_text, _plain):
+        with pytest.raises(TypeError, match="'<' not supported"):
+            write({1: "one", "a": "x"})

@@ -953,11 +953,39 @@ def _not_same(move: Move, args: dict, action) -> IllegalMove:
 
 def _move_text(move: Move) -> str:
     """`canonical_json(move.to_dict())`: its keys in their sorted order, the seat written as
-    the whole number it is, the arguments by the encoder (a loaded game writes every move)."""
+    the whole number it is (a loaded game writes every move)."""
     player, action, args = move.player, move.action, move.args
     if type(player) is int and type(action) is str and type(args) is dict:
-        return f'{{"action":{_string_text(action)},"args":{canonical_json(args) if args else "{}"},"player":{player}}}'
+        return f'{{"action":{_string_text(action)},"args":{_args_text(args)},"player":{player}}}'
     return canonical_json(move.to_dict())
+
+
+_LITERALS = {True: "true", False: "false", None: "null"}
+
+
+def _args_text(args: dict) -> str:
+    """`canonical_json(args)`: a move's few arguments of texts, whole numbers, truth values and
+    nulls written item by item, their names in order (anything else by the encoder)."""
+    parts = []
+    try:
+        names = sorted(args)
+    except TypeError:   # names of types that do not compare
+        return canonical_json(args)
+    for name in names:
+        value = args[name]
+        kind = type(value)
+        if type(name) is not str:
+            return canonical_json(args)
+        if kind is str:
+            text = _string_text(value)
+        elif kind is int:
+            text = str(value)
+        elif kind is bool or value is None:
+            text = _LITERALS[value]
+        else:
+            return canonical_json(args)
+        parts.append(f"{_string_text(name)}:{text}")
+    return "{" + ",".join(parts) + "}"
 
 
 def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
