@@ -95,7 +95,7 @@ class Game:
         # saved game holds every move, and the fuzzer writes one several times a step.
         self._move_texts: list[str] = []
         # The state's parts and the game's other keys as to_json last wrote them
-        # (state.canonical_parts), about twice the size of the text; None: not written yet.
+        # (state.canonical_parts), one and a half times the text's size; None: not written yet.
         self._json_parts: tuple[dict, dict] | None = None
 
     # ── creation ──
