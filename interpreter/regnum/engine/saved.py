@@ -145,7 +145,8 @@ class _Types:
         self.open = {name for name, board in model.boards.items() if board.is_open}
         self.reach = ruleset.limits.grid_reach
         self._indexes: dict = {}     # table name -> its indexes as texts (indexes)
-        self._zone_keys: dict = {}   # player count -> the zone keys (zone_keys)
+        self._zone_keys: dict = {}   # player count -> the zone keys the ruleset lists (zone_keys)
+        self.open_zones = [fam for fam in model.zones.values() if fam.open]
 
     def check(self, ref, value, path, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
@@ -204,19 +205,17 @@ class _Types:
         return known
 
     def zone_keys(self, players: int, in_use: dict) -> dict:
-        """The keys of every zone of a game of `players` seats, those of open grids' cells in
-        `in_use`; made once per player count when no zone lies on an open grid."""
+        """The keys of every zone of a game of `players` seats: those the ruleset lists, made
+        once per player count, and those of the open grids' cells in `in_use` (the game's own)."""
         known = self._zone_keys.get(players)
         if known is None:
-            model = self.model
-            keys = {key for fam in model.zones.values() for i, key in fam.keys.items()
-                    if not (fam.index == "player" and i >= players)}
-            opened = [fam for fam in model.zones.values() if fam.open]
-            if opened:   # the cells in use are the game's own
-                keys.update(f"{fam.name}#{cell}" for fam in opened for cell in in_use[fam.index])
-                return dict.fromkeys(keys)
-            known = self._zone_keys[players] = dict.fromkeys(keys)
-        return known
+            known = self._zone_keys[players] = dict.fromkeys(
+                key for fam in self.model.zones.values() for i, key in fam.keys.items()
+                if not (fam.index == "player" and i >= players))
+        if not self.open_zones:
+            return known
+        return {**known, **dict.fromkeys(f"{fam.name}#{cell}" for fam in self.open_zones
+                                         for cell in in_use[fam.index])}
 
     def is_cell(self, value) -> bool:
         """A cell of an open grid: its canonical text `(row,col)`, within the reach."""
