@@ -10,6 +10,14 @@ Speed (:func:`bench_ruleset`)
     the figures are the median over the rounds of games/s and moves/s, and ``ratio`` is the
     interpreter's median games/s divided by the baseline's.
 
+Coverage counted (``coverage=True``)
+    A third side in every round: the interpreter again, counting which rules each move
+    reached, as ``regnum fuzz`` and ``regnum replay`` play (``regnum simulate`` and the first
+    side count none). The three sides take turns being first from round to round. Its games
+    must be the interpreter's (counting changes no move, no score: ``coverage_same_games``);
+    ``coverage_cost`` is how many times as long a game takes counted: the median games/s
+    without ÷ the median games/s counted.
+
 The random policy
     Both sides play :func:`regnum.agents.play_random_game`'s policy: seat ``p`` of the game
     seeded ``s`` has its own ``random.Random(seat_seed(s, p))`` (the string
@@ -98,17 +106,23 @@ class BenchResult(BaseModel):
     round_games_per_second: list[float] = []
     baseline_round_games_per_second: list[float] | None = None
     interleaved: bool = False
+    coverage_games_per_second: float | None = None
+    coverage_cost: float | None = None
+    coverage_round_games_per_second: list[float] | None = None
+    coverage_cpu_seconds: float | None = None
+    coverage_same_games: bool | None = None
 
 
 # --- the random policy --------------------------------------------------------------------
 
 
-def interpreter_games(rules, players: int, seeds, max_moves: int) -> list[Outcome]:
-    """Plays ``seeds`` with :func:`play_random_game`; (moves, scores) per seed."""
+def interpreter_games(rules, players: int, seeds, max_moves: int, coverage: bool = False) -> list[Outcome]:
+    """Plays ``seeds`` with :func:`play_random_game`, counting no coverage (as `regnum simulate`
+    plays) unless ``coverage``; (moves, scores) per seed."""
     out = []
     for seed in seeds:
         try:
-            game = play_random_game(rules, players, seed, max_moves, coverage=False)   # as simulate plays
+            game = play_random_game(rules, players, seed, max_moves, coverage=coverage)
         except Exception as err:  # noqa: BLE001 — named with its seed by the caller
             raise RuntimeError(f"seed {seed}: {type(err).__name__}: {err}") from err
         out.append((game.move_count, tuple(game.scores)))
@@ -156,7 +170,7 @@ def _rate(count: int, seconds: float) -> float:
 def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int | None = None,
                   seconds: float = 0.5, max_moves: int = 10_000, baseline=None,
                   warn: Callable[[str], None] | None = None, clock: Clock = time.process_time,
-                  max_games: int = 1_000) -> BenchResult:
+                  max_games: int = 1_000, coverage: bool = False) -> BenchResult:
     """Random-playout speed of loaded ``rules`` at ``players`` (clamped), against ``baseline``.
 
     ``games`` per round, or (None) as many as fit in about ``seconds`` of CPU time per side
@@ -165,6 +179,7 @@ def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int
     the old ``games_per_second(players, seconds)`` is timed after, for ``seconds`` × rounds,
     not compared (``same_games`` None). A failing baseline is reported through ``warn`` and
     leaves the baseline fields None; a failing interpreter game raises RuntimeError.
+    ``coverage``: a third side, the interpreter counting coverage (see the module's docstring).
     ``clock`` is injectable for tests.
     """
     warn = warn or (lambda message: None)
@@ -187,17 +202,24 @@ def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int
         except BaselineError as err:
             warn(f"{name}, {players} players: baseline failed: {err}")
             baseline, paired = None, False
+    if coverage:   # its own warm-up: what counting coverage builds on first use
+        interpreter_games(rules, players, [0], max_moves, coverage=True)
     if games is None:
         games = max(1, min(max_games, round(seconds / warm))) if warm > 0 else max_games
     seeds = list(range(games))
 
-    ours_times, theirs_times = [], []
+    ours_times, theirs_times, counted_times = [], [], []
     ours_first: list[Outcome] | None = None
     theirs_first: list[Outcome] | None = None
+    counted_same = True
     mismatch = None
     with heap.frozen_for_run():   # both sides, as `regnum simulate` plays its games
         for number in range(rounds):
-            order = ("ours", "theirs") if number % 2 == 0 else ("theirs", "ours")
+            if coverage:   # each side first in turn
+                sides = ("ours", "theirs", "counted")
+                order = sides[number % 3:] + sides[:number % 3]
+            else:
+                order = ("ours", "theirs") if number % 2 == 0 else ("theirs", "ours")
             for side in order:
                 if side == "ours":
                     result, elapsed = _timed(clock, interpreter_games, rules, players, seeds, max_moves)
@@ -206,6 +228,10 @@ def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int
                         ours_first = result
                     elif result != ours_first and mismatch is None:
                         mismatch = f"regnum played different games in round {number + 1} than in round 1"
+                elif side == "counted":
+                    result, elapsed = _timed(clock, interpreter_games, rules, players, seeds, max_moves, True)
+                    counted_times.append(elapsed)
+                    counted_same = counted_same and result == ours_first   # ours is first in round 1
                 elif paired:
                     try:
                         result, elapsed = _timed(clock, baseline_games, baseline, players, seeds, max_moves)
@@ -227,6 +253,13 @@ def bench_ruleset(name: str, rules, players: int, *, rounds: int = 5, games: int
         moves_per_second=statistics.median(_rate(moves, t) for t in ours_times),
         cpu_seconds=sum(ours_times), round_games_per_second=per_round,
     )
+    if coverage:
+        counted = [_rate(games, t) for t in counted_times]
+        row.coverage_round_games_per_second = counted
+        row.coverage_games_per_second = statistics.median(counted)
+        row.coverage_cost = row.games_per_second / row.coverage_games_per_second
+        row.coverage_cpu_seconds = sum(counted_times)
+        row.coverage_same_games = counted_same
     if paired and theirs_first is not None:
         base_moves = sum(m for m, _ in theirs_first)
         base_rounds = [_rate(games, t) for t in theirs_times]

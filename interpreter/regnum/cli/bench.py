@@ -30,6 +30,9 @@ FOOTNOTE = ("Medians of {rounds} rounds, CPU time (time.process_time), one proce
             "a warm-up game. Both play regnum's random policy (one seeded RNG per seat, as `regnum simulate`). "
             "ratio = regnum games/s ÷ hand-written Python games/s (benchmarks/<ruleset>_baseline.py); same = "
             "every seed gave equal move counts and final scores on both sides.")
+COVERAGE_NOTE = (" counted = regnum again, counting the rules each move reaches (as `regnum fuzz` plays; the first "
+                 "regnum side counts none, as `regnum simulate`), a third side in every round, each side first in "
+                 "turn; cost = regnum games/s ÷ counted games/s.")
 
 
 def _baseline(name: str, path: Path | None):
@@ -51,16 +54,21 @@ def _num(value, digits: int) -> str:
 
 def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dict | None, rounds: int) -> None:
     console = make_console()
-    table = Table(title="Random playouts (games = seeds per round × rounds)", caption=FOOTNOTE.format(rounds=rounds),
+    counted = any(row.coverage_games_per_second is not None for row in rows)
+    caption = FOOTNOTE.format(rounds=rounds) + (COVERAGE_NOTE if counted else "")
+    table = Table(title="Random playouts (games = seeds per round × rounds)", caption=caption,
                   caption_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("ruleset", no_wrap=True)
-    for name in ("pl", "games", "games/s", "moves/s", "base\ngames/s", "base\nmoves/s", "ratio", "same"):
+    columns = ("pl", "games", "games/s", "moves/s", "base\ngames/s", "base\nmoves/s", "ratio", "same")
+    for name in columns + (("counted\ngames/s", "cost") if counted else ()):
         table.add_column(name, justify="right", min_width=min(7, len(name)))
     for row in rows:
         same = "—" if row.same_games is None else ("yes" if row.same_games else "NO")
         cells = (row.ruleset, str(row.players), f"{row.games}×{row.rounds}", _num(row.games_per_second, 1),
                  _num(row.moves_per_second, 0), _num(row.baseline_games_per_second, 1),
                  _num(row.baseline_moves_per_second, 0), _num(row.ratio, 3), same)
+        if counted:
+            cells += (_num(row.coverage_games_per_second, 1), _num(row.coverage_cost, 3))
         table.add_row(*(Text(safe(cell)) for cell in cells))
     wide_enough(console, table)
     console.print(table)
@@ -101,10 +109,13 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
 @click.option("--memory", "memory_games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also measure the peak memory of a simulation of this many games (1000 is the issue's "
                    "figure; it takes minutes on Kingdom Builder) in a subprocess; 0: skip.")
+@click.option("--coverage", is_flag=True,
+              help="Also play every round counting coverage, as `regnum fuzz` plays, and report games/s so and "
+                   "the cost (games/s without ÷ with).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object and nothing else.")
 @rules_path_flag
 def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_path, load_runs, memory_games,
-          as_json) -> None:
+          coverage, as_json) -> None:
     """Measure random playouts per second of every bundled ruleset, against hand-written Python.
 
     For each bundled ruleset (or each RULESET given) and each player count, in one process and
@@ -115,22 +126,26 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     count and final scores are compared ("same"). The medians of the rounds are printed, with
     the ratio regnum games/s ÷ baseline games/s. Also printed: load+check+compile time, cold (a
     fresh subprocess, without and with the disk cache) and warm (same process), and the CPU cost of Game.copy(); with --memory N,
-    the peak memory of an N-game simulation.
+    the peak memory of an N-game simulation. With --coverage, a third side in every round: regnum
+    counting coverage (as `regnum fuzz` plays), its games/s and the cost of counting.
 
     With --json prints one object: {"results": [{"ruleset", "players", "games_per_second",
     "moves_per_second", "baseline_games_per_second", "ratio", "baseline_moves_per_second",
-    "same_games", "rounds", "games", "cpu_seconds", ...}], "load": {ruleset: {"cold_ms",
+    "same_games", "rounds", "games", "cpu_seconds", "coverage_games_per_second", "coverage_cost",
+    ...}], "load": {ruleset: {"cold_ms",
     "cold_cached_ms", "warm_ms", ...}}, "copy_us": {ruleset: µs}, "memory": {ruleset: {...}} or null, "machine":
     {...}, "settings": {...}}.
 
-    Exits 1 when a ruleset fails to load or play, and when a baseline played different games
-    than regnum (same_games false): the figures are printed all the same, with a warning.
+    Exits 1 when a ruleset fails to load or play, and when a baseline, or regnum counting
+    coverage, played different games than regnum (same_games or coverage_same_games false): the
+    figures are printed all the same, with a warning.
 
     \b
     Example:
       regnum bench
       regnum bench kings_road -p 4 --rounds 9 --games 50 --json
       regnum bench kingdom_builder --memory 1000
+      regnum bench kings_gate -p 4 --coverage
     """
     from ..benchmark import bench_ruleset, clamp_players, copy_cost, load_times, machine_info, peak_memory
     from ..simulate import SimulationError   # the models and workers: imported when a benchmark runs
@@ -164,12 +179,15 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
             for players in dict.fromkeys(clamp_players(rules, n) for n in counts):
                 try:
                     row = bench_ruleset(label, rules, players, rounds=rounds, games=games, seconds=seconds,
-                                        max_moves=max_moves, baseline=baseline, warn=warn)
+                                        max_moves=max_moves, baseline=baseline, warn=warn, coverage=coverage)
                 except RuntimeError as err:
                     raise SimulationError(f"{label}, {players} players: {err}") from None
                 if row.same_games is False:
                     warn(f"{label}, {players} players: regnum and the baseline played DIFFERENT games "
                          f"({row.mismatch}): the ratio compares different work")
+                    failed = True
+                if row.coverage_same_games is False:
+                    warn(f"{label}, {players} players: counting coverage changed the games regnum played")
                     failed = True
                 rows.append(row)
             load[label] = load_times(path, rules_path(), cold_runs=load_runs)
@@ -182,6 +200,7 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
             failed = True
     backend = compiled.status()   # which modules ran: pure Python, or a build (REGNUM_COMPILED=1)
     settings = {"rounds": rounds, "games": games, "seconds": seconds, "players": counts, "max_moves": max_moves,
+                "coverage": coverage,
                 "clock": "time.process_time", "load_runs": load_runs, "memory_games": memory_games,
                 "wall_seconds": round(time.perf_counter() - wall, 2), "backend": backend["backend"],
                 "compiled_modules": backend["compiled_modules"]}
