@@ -132,9 +132,8 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     With --json prints one object: {"results": [{"ruleset", "players", "games_per_second",
     "moves_per_second", "baseline_games_per_second", "ratio", "baseline_moves_per_second",
     "same_games", "rounds", "games", "cpu_seconds", "coverage_games_per_second", "coverage_cost",
-    ...}], "load": {ruleset: {"cold_ms",
-    "cold_cached_ms", "warm_ms", ...}}, "copy_us": {ruleset: µs}, "memory": {ruleset: {...}} or null, "machine":
-    {...}, "settings": {...}}.
+    ...}], "load": {ruleset: {"cold_ms", "cold_cached_ms", "warm_ms", ...}}, "copy_us": {ruleset:
+    µs}, "memory": {ruleset: {...}} or null, "machine": {...}, "settings": {...}}.
 
     Exits 1 when a ruleset fails to load or play, and when a baseline, or regnum counting
     coverage, played different games than regnum (same_games or coverage_same_games false): the
