@@ -17,8 +17,7 @@ from . import decisions, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
-
-_string_text = json.encoder.encode_basestring   # a text as the canonical encoder writes it
+from .state import string_text as _string_text
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 _FAULTS = decisions._FAULTS

@@ -37,9 +37,19 @@ def shown(state, key: str, ids: list) -> list[int]:
 
 
 def _piece(state, piece: int) -> dict:
-    record = dict(state.pieces[piece])
+    record = state.pieces[piece].copy()
     record["id"] = piece
     return record
+
+
+def _pieces(pieces: list, ids) -> list[dict]:
+    """`_piece` of each of `ids`, in one call a zone: a board has hundreds of zones."""
+    records = []
+    for i in ids:
+        record = pieces[i].copy()
+        record["id"] = i
+        records.append(record)
+    return records
 
 
 def observation(game, viewer: int | None) -> dict:
@@ -52,15 +62,9 @@ def observation(game, viewer: int | None) -> dict:
             if ids is None:
                 continue
             if _visible(fam, index, viewer):
-                # _piece of each, written out: a board has hundreds of zones, most of them empty
-                records = []
-                for i in ids:
-                    record = pieces[i].copy()
-                    record["id"] = i
-                    records.append(record)
-                zones[key] = records
+                zones[key] = _pieces(pieces, ids) if ids else []   # most of a board's zones are empty
             else:
-                zones[key] = {"count": len(ids), "revealed": [_piece(state, i) for i in shown(state, key, ids)]}
+                zones[key] = {"count": len(ids), "revealed": _pieces(pieces, shown(state, key, ids))}
                 if fam.visibility == "top":
                     zones[key]["top"] = _piece(state, ids[-1]) if ids else None
     return {

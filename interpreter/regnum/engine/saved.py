@@ -195,7 +195,6 @@ class _Types:
         else:  # a type the checker let through: only JSON values
             _json(value, _path(path))
 
-
     def indexes(self, name: str, table) -> dict:
         """The indexes of table `name` of a fixed board or list, as texts (the keys of its
         JSON object), made once per ruleset."""

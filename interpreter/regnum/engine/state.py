@@ -444,7 +444,7 @@ def _freeze(value):
 # What json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) writes,
 # from one encoder: dumps makes a new one at every call, a third of a move's text.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-_key_text = json.encoder.encode_basestring   # a key as that encoder writes it (ensure_ascii off)
+string_text = json.encoder.encode_basestring   # a text as that encoder writes it (ensure_ascii off)
 
 
 def canonical_json(data) -> str:
@@ -483,7 +483,7 @@ def canonical_parts(data: dict, kept: dict | None, written: dict | None = None) 
                 text = _CANONICAL.encode(value)
                 if fingerprint is not None:
                     kept[key] = (fingerprint, text)
-        out.append(f"{_key_text(key)}:{text}")
+        out.append(f"{string_text(key)}:{text}")
     return "{" + ",".join(out) + "}"
 
 
