@@ -18,8 +18,9 @@ from .expressions import CompileError
 from .indexes import near_lifted_parts
 from .listers import _helpers, _state_only_calls
 
-# Whether a group whose prefer the counts of neighbours answer is judged at once (_near_group);
-# False: choice by choice (tests compare the two).
+# Whether a group whose prefer the counts of neighbours answer is judged at once (_near_group),
+# and a narrowing's moves from the counts with what they read kept (_near_loop); False:
+# choice by choice, move by move (tests compare the two).
 AT_ONCE = True
 
 
@@ -158,6 +159,7 @@ class _Narrower:
                 if test is None:
                     test = truth_lines(g, self.clause.cond, self.scope, binds, 3 if self.memo else 2, 1)
                 at_once = self._near_group(binds, first) if group and not self.later and not self.memo else None
+                near = self._near_parts(binds, first) if not group and not self.later and not self.memo else None
                 prologue = [f"    {line}" for line in g.prologue]
             finally:
                 g.steps_later, g.prologue = False, None
@@ -168,7 +170,7 @@ class _Narrower:
                 g._hoisted.pop(n, None)
             g.state_locals = state_locals
             g._partial = None
-        loop = self._group_loop(test, first, at_once) if group else self._loop(test, first)
+        loop = self._group_loop(test, first, at_once) if group else self._loop(test, first, near)
         lines = ["    pl = player"] + closures + partial + prologue + loop
         if group:
             values = "".join(f"a{j}, " for j in range(len(self.names) - 1))
@@ -236,27 +238,22 @@ class _Narrower:
         lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
         return lines + ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
 
-    def _near_group(self, binds, first) -> list | None:
-        """The lines judging a whole group at once, before its loop, for a prefer `K(x,
-        player, y)` or `A or K(x, player, y)` whose K the counts of neighbours answer
-        (indexes.near_lifted: x's count, less one when y, one of the player's, is among its
-        neighbours), x the choice, y the same for the group (an earlier parameter) and A
-        judged once a group (`hs`, _first_by_run): each choice's count and neighbours read
-        once a listing for the group's list of choices (engine/memo.near_rows), the steps of
-        every choice charged together, where nothing between could fault. The loop judges
-        the group as before where the counts do not stand or a choice is no key. None for
-        any other prefer."""
+    def _near_parts(self, binds, first, choice: str | None = None) -> tuple | None:
+        """(A's node or None, the counts, the index's values, the adjacency, the choice's
+        local, y's source) for a prefer `K(x, player, y)` or `A or K(x, player, y)` whose K
+        the counts of neighbours answer (indexes.near_lifted: x's count, less one when y, one
+        of the player's, is among its neighbours), x a parameter the prefer reads that holds
+        no piece (`choice`, its local, when given), y anything else read plainly, and A
+        judged once a run of moves (`hs`, _first_by_run) without reading x. None for any
+        other prefer."""
         if not AT_ONCE:
             return None
-        if self.names[-1] not in self.read or self.params_pieces[-1]:
-            return None
-        choice = f"v{self.read.index(self.names[-1])}"
         node = self.clause.cond
         guard = None
         if isinstance(node, ast.Binary) and node.op == "or":
             guard, node = node.left, node.right
             if first is None or first[0] is not guard or choice in first[2]:
-                return None   # a guard judged choice by choice (or a condition of another shape)
+                return None   # a guard judged move by move (or a condition of another shape)
         if not isinstance(node, ast.Call):
             return None
         g = self.g
@@ -264,12 +261,34 @@ class _Narrower:
         if inlined is None:
             return None
         args = [a for a, _ in (inlined[1][p] for p in _params(g, node))]
+        if not args:
+            return None
+        cell = args[0].strip("()")
+        plain = {f"v{j}" for j, name in enumerate(self.read) if not self.params_pieces[self.value_at[name]]}
+        if cell != (choice or cell) or cell not in plain or args[-1].strip("()") == cell:
+            return None
+        if guard is not None and cell in first[2]:
+            return None   # a guard that reads the choice is no test of a run
         parts = near_lifted_parts(g, node, args)
         if parts is None:
             return None
-        counts, values, adjacency, cell, lifted = parts
-        if cell.strip("()") != choice or lifted.strip("()") == choice:
+        counts, values, adjacency, _, lifted = parts
+        return guard, counts, values, adjacency, cell, lifted
+
+    def _near_group(self, binds, first) -> list | None:
+        """The lines judging a whole group at once, before its loop, for a prefer of
+        _near_parts' shape whose x is the choice and y the same for the group (an earlier
+        parameter): each choice's count and neighbours read once a listing for the group's
+        list of choices (engine/memo.near_rows), the steps of every choice charged together,
+        where nothing between could fault. The loop judges the group as before where the
+        counts do not stand or a choice is no key. None for any other prefer."""
+        if self.names[-1] not in self.read or self.params_pieces[-1]:
             return None
+        choice = f"v{self.read.index(self.names[-1])}"
+        parts = self._near_parts(binds, first, choice)
+        if parts is None:
+            return None
+        guard, counts, values, adjacency, _, lifted = parts
         lines = ["    if choices:"]
         if guard is not None:   # judged as the loop judges it at its first choice
             lines += [f"        hs = {first[1]}", f"        if not hs and {counts} is not None:"]
@@ -305,19 +324,23 @@ class _Narrower:
             lines += ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
         return lines + ["    return kept if kept else choices"]
 
-    def _loop(self, test: list, first: tuple | None = None) -> list:
+    def _loop(self, test: list, first: tuple | None = None, near: tuple | None = None) -> list:
         """The loop over the moves: each judged (`ok`, by the lines `test`), then kept as
-        _narrow keeps it; `first`: a test judged once per run of moves (_first_by_run)."""
+        _narrow keeps it; `first`: a test judged once per run of moves (_first_by_run);
+        `near`: _near_parts of the prefer, whose moves are judged by _near_loop first."""
         per, read = self.per, self.read
         lines = ["    acc = 0", "    _me = c.state.memo.entries"] if self.later else []
         if self.memo:
             lines.append("    memo = {}")
         if per:
-            lines += ["    good = _m_set()", "    marks = []"] + [f"    q{j} = _UNSET" for j in range(len(per))]
+            start = ["    good = _m_set()", "    marks = []"] + [f"    q{j} = _UNSET" for j in range(len(per))]
         else:
-            lines.append("    kept = []")
+            start = ["    kept = []"]
         if first is not None:
-            lines += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
+            start += [f"    w{j} = _UNSET" for j in range(len(first[2]))]
+        lines += start
+        if near is not None:
+            lines += self._near_loop(first, near, start)
         lines.append("    for m in found:")
         lines += [f"        v{j} = m[{self.value_at[name]}]" for j, name in enumerate(read)]
         lines += self._judging(test, first)
@@ -325,18 +348,68 @@ class _Narrower:
             charged = ["    c.steps += acc", "    if c.steps > c.max_steps: c.runaway()"]
         else:
             charged = []
+        body, after = self._keeping()
+        return lines + [f"        {line}" for line in body] + charged + [f"    {line}" for line in after]
+
+    def _keeping(self) -> tuple[list, list]:
+        """(the lines keeping the move `m` judged `ok`, in the loop over the moves; the lines
+        returning what _narrow keeps, after it), both unindented."""
+        per = self.per
         if not per:
-            lines += ["        if ok:", "            kept.append(m)"] + charged + ["    return kept if kept else found"]
-            return lines
+            return ["if ok:", "    kept.append(m)"], ["return kept if kept else found"]
         # The group of a move: the key _narrow gives it (decisions._hashable of each `per`
         # argument), computed again only when an argument is another object than the last.
-        lines += [f"        p{j} = m[{self.arg_at[name]}]" for j, name in enumerate(per)]
-        lines.append(f"        if {' or '.join(f'p{j} is not q{j}' for j in range(len(per)))}:")
-        lines += [f"            q{j} = p{j}" for j in range(len(per))]
-        parts = [f"(p{j} if type(p{j}) is int or type(p{j}) is str else _m_key(p{j}))" for j in range(len(per))]
-        lines.append(f"            gk = {parts[0] if len(parts) == 1 else '(' + ', '.join(parts) + ')'}")
-        lines += ["        if ok:", "            good.add(gk)", "            marks.append(None)",
-                  "        else:", "            marks.append(gk)"] + charged + [
-                  "    if not good:", "        return found",
-                  "    return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
-        return lines
+        # An argument that is the value read already (no piece's label) is its local.
+        args = [f"v{self.read.index(name)}" if name in self.read and self.arg_at[name] == self.value_at[name]
+                else f"p{j}" for j, name in enumerate(per)]
+        lines = [f"p{j} = m[{self.arg_at[name]}]" for j, name in enumerate(per) if args[j] == f"p{j}"]
+        lines.append(f"if {' or '.join(f'{a} is not q{j}' for j, a in enumerate(args))}:")
+        lines += [f"    q{j} = {a}" for j, a in enumerate(args)]
+        parts = [f"({a} if type({a}) is int or type({a}) is str else _m_key({a}))" for a in args]
+        lines.append(f"    gk = {parts[0] if len(parts) == 1 else '(' + ', '.join(parts) + ')'}")
+        lines += ["if ok:", "    good.add(gk)", "    marks.append(None)", "else:", "    marks.append(gk)"]
+        return lines, ["if not good:", "    return found",
+                       "return [m for m, gk in _m_zip(found, marks) if gk is None or gk not in good]"]
+
+    def _near_loop(self, first: tuple | None, near: tuple, start: list) -> list:
+        """The narrowing's loop for a prefer of _near_parts' shape, judging each move from the
+        counts with what it reads kept for the narrowing: each choice's count and neighbours
+        read once (a choice comes back in every run of moves), whether y is one of the
+        player's read once a value of y, the steps added up. They are charged before A is
+        judged again (which may fault: it faults where the moves judged one by one fault, the
+        steps before it charged) and at the end; nothing else between can fault. Where the
+        counts do not stand (the loop is not entered) or a choice is no key (the loop gives
+        up, its steps not charged, and what it kept made anew by the lines `start`), the loop
+        after it judges every move as written."""
+        guard, counts, values, adjacency, choice, lifted = near
+        name = self.read[int(choice[1:])]
+        lines = [f"    if {counts} is not None:", "        _ns0 = c.steps", "        _nsum = 0", "        _nrows = {}",
+                 "        _nwl = _UNSET", "        _nlo = False", "        for m in found:"]
+        lines += [f"            v{j} = m[{self.value_at[n]}]" for j, n in enumerate(self.read)]
+        judge = "            "
+        if guard is not None:
+            _, source, locals_ = first
+            lines.append(f"            if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
+            lines += [f"                w{j} = {v}" for j, v in enumerate(locals_)]
+            lines += ["                if _nsum:", "                    c.steps += _nsum", "                    _nsum = 0",
+                      "                    if c.steps > c.max_steps: c.runaway()",
+                      f"                hs = {source}",
+                      "            if hs:", "                ok = True", "            else:"]
+            judge += "    "
+        if name not in self.keyed:
+            lines += [f"{judge}if type({choice}) not in _m_keyed_args:", f"{judge}    break"]
+        lines += [f"{judge}if {lifted} is not _nwl:", f"{judge}    _nwl = {lifted}",
+                  f"{judge}    _nlo = type(_nwl) in _m_keyed_args and {values}.get(_nwl) == pl",
+                  f"{judge}_nr = _nrows.get({choice})",
+                  f"{judge}if _nr is None:",
+                  f"{judge}    _na = {adjacency}.get({choice}, ())",
+                  f"{judge}    _nr = _nrows[{choice}] = (len(_na), {counts}.get({choice}, 0), _na)",
+                  f"{judge}_nsum += _nr[0]",
+                  f"{judge}_nn = _nr[1]",
+                  f"{judge}ok = _nn > 1 or (_nn > 0 and not (_nlo and {lifted} in _nr[2]))"]
+        body, after = self._keeping()
+        # The loop ends by returning (`for … else`); a loop that gave up charges nothing.
+        return (lines + [f"            {line}" for line in body]
+                + ["        else:", "            c.steps += _nsum", "            if c.steps > c.max_steps: c.runaway()"]
+                + [f"            {line}" for line in after] + ["        c.steps = _ns0"]
+                + [f"    {line}" for line in start])
