@@ -391,10 +391,14 @@ class _Narrower:
             _, source, locals_ = first
             lines.append(f"            if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
             lines += [f"                w{j} = {v}" for j, v in enumerate(locals_)]
-            lines += ["                if _nsum:", "                    c.steps += _nsum", "                    _nsum = 0",
+            lines += ["                if _nsum:",   # the steps before A, charged before it
+                      "                    c.steps += _nsum",
+                      "                    _nsum = 0",
                       "                    if c.steps > c.max_steps: c.runaway()",
                       f"                hs = {source}",
-                      "            if hs:", "                ok = True", "            else:"]
+                      "            if hs:",
+                      "                ok = True",
+                      "            else:"]
             judge += "    "
         if name not in self.keyed:
             lines += [f"{judge}if type({choice}) not in _m_keyed_args:", f"{judge}    break"]
