@@ -65,8 +65,9 @@ happens. So it keeps the walk's order of work:
   the cells skipped are counted under the require that would refuse each: that one, or
   the one zone test before it (`free(x)`), whose refusals are read from an index of the
   zones' emptiness (`_counted_apart`, engine/memo.refused_apart). The cells the index
-  gave all pass a lone `T(x) == v`, which the loop then does not judge again (`nw{i}`):
-  it reads only the state and charges nothing, so that changes nothing else.
+  gave all pass a lone `T(x) == v`, which the loop then does not judge again (`nw{i}`),
+  coverage counted or not: it reads only the state and charges nothing, so that changes
+  nothing else.
 - so does a loop whose domain is a fixed board's cells at times only (`if tile.kind ==
   jumper then near(x) else cells`), when it is those cells, without coverage: the board's
   cells are read as one list (CodeGen.named_list), so the domain is known by its identity
@@ -624,7 +625,9 @@ class _Writer:
         self._branches(i, depth + 1, [(guard, narrowing and [f"w{i} = {narrowing}"] + ([asked] if asked else [])
                                        + ([f"nw{i} = w{i} is not {domain}"] if implied is not None else []))
                                       for guard, narrowing, _, asked, _ in branches])
-        counted = [(guard, counting) for guard, _, counting, _, _ in branches]
+        # Counted too, the choices the index gave all pass the require it narrows by.
+        implied_counted = [f"nw{i} = wn is not {domain}"] if implied is not None else []
+        counted = [(guard, counting and counting + implied_counted) for guard, _, counting, _, _ in branches]
         while counted and counted[-1][1] is None:   # a last branch that counts nothing apart
             counted.pop()
         if counted:
