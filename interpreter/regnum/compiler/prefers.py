@@ -223,12 +223,7 @@ class _Narrower:
         """The lines inside the loop that set `ok` for the move whose values are v0, …: the
         test `first` judged once per run, then `test`, or the memo's judging of the same
         values when there is one."""
-        lines = []
-        if first is not None:
-            _, source, locals_ = first
-            lines.append(f"        if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
-            lines += [f"            w{j} = {v}" for j, v in enumerate(locals_)]
-            lines.append(f"            hs = {source}")
+        lines = self._run_test(first, "        ") if first is not None else []
         if not self.memo:
             return lines + test
         read = self.read
@@ -237,6 +232,15 @@ class _Narrower:
         lines.append(f"        k = {key} if {keyed} else _UNSET" if keyed else f"        k = {key}")
         lines += ["        ok = memo.get(k)", "        if ok is None:"] + test
         return lines + ["            if k is not _UNSET:" if keyed else "            if True:", "                memo[k] = ok"]
+
+    @staticmethod
+    def _run_test(first: tuple, indent: str, before: tuple = ()) -> list:
+        """The lines judging `first` (_first_by_run) as `hs` when the values it reads are
+        other objects than the last move's, at `indent`; `before`: lines run just before it."""
+        _, source, locals_ = first
+        lines = [f"{indent}if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:"]
+        lines += [f"{indent}    w{j} = {v}" for j, v in enumerate(locals_)]
+        return lines + [f"{indent}    {line}" for line in before] + [f"{indent}    hs = {source}"]
 
     def _near_parts(self, binds, first, choice: str | None = None) -> tuple | None:
         """(A's node or None, the counts, the index's values, the adjacency, the choice's
@@ -252,7 +256,7 @@ class _Narrower:
         guard = None
         if isinstance(node, ast.Binary) and node.op == "or":
             guard, node = node.left, node.right
-            if first is None or first[0] is not guard or choice in first[2]:
+            if first is None or first[0] is not guard:
                 return None   # a guard judged move by move (or a condition of another shape)
         if not isinstance(node, ast.Call):
             return None
@@ -387,18 +391,10 @@ class _Narrower:
                  "        _nwl = _UNSET", "        _nlo = False", "        for m in found:"]
         lines += [f"            v{j} = m[{self.value_at[n]}]" for j, n in enumerate(self.read)]
         judge = "            "
-        if guard is not None:
-            _, source, locals_ = first
-            lines.append(f"            if {' or '.join(f'{v} is not w{j}' for j, v in enumerate(locals_))}:")
-            lines += [f"                w{j} = {v}" for j, v in enumerate(locals_)]
-            lines += ["                if _nsum:",   # the steps before A, charged before it
-                      "                    c.steps += _nsum",
-                      "                    _nsum = 0",
-                      "                    if c.steps > c.max_steps: c.runaway()",
-                      f"                hs = {source}",
-                      "            if hs:",
-                      "                ok = True",
-                      "            else:"]
+        if guard is not None:   # the steps before A charged before it is judged
+            charged = ("if _nsum:", "    c.steps += _nsum", "    _nsum = 0", "    if c.steps > c.max_steps: c.runaway()")
+            lines += self._run_test(first, "            ", charged)
+            lines += ["            if hs:", "                ok = True", "            else:"]
             judge += "    "
         if name not in self.keyed:
             lines += [f"{judge}if type({choice}) not in _m_keyed_args:", f"{judge}    break"]
