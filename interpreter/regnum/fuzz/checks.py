@@ -101,8 +101,7 @@ def mutations(game, legal: list, earlier: list, rng: random.Random, count: int =
     step earlier, or one made up from nothing."""
     model = game.model
     actions = sorted(model.actions)
-    offered = set(legal)
-    stale = [m for m in earlier if m not in offered] if earlier else []
+    stale = None   # the earlier moves no longer offered: found when a mutation asks for one
     out: list[tuple[str, Move]] = []
     makers = ["seat", "action", "unknown action", "extra argument", "missing argument",
               "argument value", "argument type", "earlier move", "made up"]
@@ -128,7 +127,7 @@ def mutations(game, legal: list, earlier: list, rng: random.Random, count: int =
             name = rng.choice(sorted(args))
             args[name] = _changed(args[name], how == "argument type", rng)
             move = Move(base.player, base.action, args)
-        elif how == "earlier move" and stale:
+        elif how == "earlier move" and (stale if stale is not None else (stale := _not_among(earlier, legal))):
             move = rng.choice(stale)
         else:
             how = "made up"
@@ -163,10 +162,10 @@ def wrong_moves_refused(game, wrong: list[tuple[str, Move]]) -> str:
     """Each wrong move that is not legal is refused with IllegalMove, and the game is then
     exactly as it was: the same JSON, byte for byte, and the same move count. Returns that
     JSON (the game's as it stands: round_trip needs not write it again)."""
-    legal = set(game.all_legal_moves())
+    legal = game.all_legal_moves()
     before = game.to_json()
     for how, move in wrong:
-        if _hashable(move) and move in legal:
+        if _hashable(move) and _among(move, legal):
             continue  # made wrong, it happens to be legal: nothing to check
         count = game.move_count
         try:
@@ -186,6 +185,27 @@ def wrong_moves_refused(game, wrong: list[tuple[str, Move]]) -> str:
             raise CheckFailed("unclean", how, f"refusing a wrong move ({how}) {_show(move)} "
                               "changed the state", move)
     return before
+
+
+def _among(move: Move, moves: list) -> bool:
+    """`move in set(moves)`, without hashing every move of the list (a move's hash writes its
+    arguments as JSON; a step's check asks about three wrong moves among all those offered):
+    a set finds an item equal to `move` whose hash is `move`'s, so the equal ones are found
+    first, and only theirs is computed. `move` is hashable."""
+    key = None
+    for m in moves:
+        if m == move:
+            if key is None:
+                key = hash(move)
+            if hash(m) == key:
+                return True
+    return False
+
+
+def _not_among(moves: list, offered: list) -> list:
+    """The moves of `moves` that are not among `offered` (each judged as `_among` judges)."""
+    kept = set(offered)
+    return [m for m in moves if m not in kept]
 
 
 def _hashable(move: Move) -> bool:
