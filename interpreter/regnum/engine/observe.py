@@ -57,6 +57,12 @@ def observation(game, viewer: int | None) -> dict:
     held, pieces = state.zones, state.pieces
     zones = {}
     for fam in game.model.zones.values():
+        if fam.visibility == "public":   # every zone of the family shown whole (a board's hundreds)
+            for _, key in fam.items(state):
+                ids = held.get(key)
+                if ids is not None:
+                    zones[key] = _pieces(pieces, ids) if ids else []
+            continue
         for index, key in fam.items(state):
             ids = held.get(key)
             if ids is None:
