@@ -24,7 +24,8 @@ def _zone_by_zone(game, viewer) -> dict:
             if observe._visible(fam, index, viewer):
                 zones[key] = observe._pieces(state.pieces, ids) if ids else []
             else:
-                zones[key] = {"count": len(ids), "revealed": observe._pieces(state.pieces, observe.shown(state, key, ids))}
+                shown = observe.shown(state, key, ids)
+                zones[key] = {"count": len(ids), "revealed": observe._pieces(state.pieces, shown)}
                 if fam.visibility == "top":
                     zones[key]["top"] = observe._piece(state, ids[-1]) if ids else None
     return zones

@@ -203,7 +203,7 @@ def _among(move: Move, moves: list) -> bool:
 
 
 def _not_among(moves: list, offered: list) -> list:
-    """The moves of `moves` that are not among `offered` (each judged as `_among` judges)."""
+    """The moves of `moves` that are not among `offered`, as a set of them finds them."""
     kept = set(offered)
     return [m for m in moves if m not in kept]
 
