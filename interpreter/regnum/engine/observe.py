@@ -57,17 +57,12 @@ def observation(game, viewer: int | None) -> dict:
     held, pieces = state.zones, state.pieces
     zones = {}
     for fam in game.model.zones.values():
-        if fam.visibility == "public":   # every zone of the family shown whole (a board's hundreds)
-            for _, key in fam.items(state):
-                ids = held.get(key)
-                if ids is not None:
-                    zones[key] = _pieces(pieces, ids) if ids else []
-            continue
+        public = fam.visibility == "public"   # every zone seen: not judged one by one (a board's hundreds)
         for index, key in fam.items(state):
             ids = held.get(key)
             if ids is None:
                 continue
-            if _visible(fam, index, viewer):
+            if public or _visible(fam, index, viewer):
                 zones[key] = _pieces(pieces, ids) if ids else []   # most of a board's zones are empty
             else:
                 zones[key] = {"count": len(ids), "revealed": _pieces(pieces, shown(state, key, ids))}
