@@ -151,13 +151,16 @@ def test_move_one_from_an_empty_zone_fails_at_its_line(tmp_path):
 
 # Recorded by running 85128b8's code (the function _played below, on that commit): the sha256
 # of the final state's JSON and the coverage, four-player random games.
+# King's Gate's two, recorded again when its ruleset came to end a turn at once when nobody
+# holds a token (§9, K19; rulesets/kings_gate.rules' flow): the saved game carries the
+# ruleset's hash, and the new test charges its steps. Seed 0 plays the same moves and scores.
 AT_85128B8 = {
     "kings_road:0:True": "701429e69e257f9f", "kings_road:0:False": "802b9e6975461aa5",
     "kings_road:1:True": "3544dce5a3e6be72", "kings_road:1:False": "f7620d3ad40c7960",
     "kings_kilt:0:True": "62ab15b2696f6313", "kings_kilt:0:False": "4572e5a235300493",
     "kings_kilt:1:True": "d2af339d5f6e4d39", "kings_kilt:1:False": "2cbc99286ea92b0e",
     "kingdom_builder:0:True": "86a71018c54ce374", "kingdom_builder:0:False": "37e4cb8249682147",
-    "kings_gate:0:True": "f41508d5751483e9", "kings_gate:0:False": "40098c4003d2e3b3",
+    "kings_gate:0:True": "bf0d2d066bbf9f5c", "kings_gate:0:False": "07d3b3842883b86a",
     "permanent_nobles:0:True": "c49d4c953e1be907", "permanent_nobles:0:False": "26075db6eafb6284",
 }
 
@@ -172,7 +175,7 @@ STEPS = {
     "kings_kilt:0:True": ["33bf4efddc1a2b06", 6628], "kings_kilt:0:False": ["33bf4efddc1a2b06", 6628],
     "kings_kilt:1:True": ["f5727e4b72b6803e", 6224], "kings_kilt:1:False": ["f5727e4b72b6803e", 6224],
     "kingdom_builder:0:True": ["3f1b109c469ecb4b", 242630], "kingdom_builder:0:False": ["3f1b109c469ecb4b", 242630],
-    "kings_gate:0:True": ["47cb6a8049d39ea1", 85220], "kings_gate:0:False": ["47cb6a8049d39ea1", 85220],
+    "kings_gate:0:True": ["9343bc7f134fe378", 85403], "kings_gate:0:False": ["9343bc7f134fe378", 85403],
     "permanent_nobles:0:True": ["8399cde973a15d21", 8140], "permanent_nobles:0:False": ["8399cde973a15d21", 8140],
 }
 
