@@ -46,6 +46,18 @@ ruleset's ``setup`` draws it, so ``KingdomBuilder(players, seed=s)`` is regnum's
 ``s``; reshuffling the discards (A8) calls ``shuffle(list)``, by default that generator's
 ``shuffle``, whose state then is the interpreter's. :func:`bench_game` also plays regnum's
 random policy, so ``regnum bench`` compares the same games.
+
+Variants
+--------
+:data:`VARIANTS` names the variants of ``rulesets/variants/`` this module plays, chosen by the
+``variant`` argument of :class:`KingdomBuilder`, :func:`random_game` and :func:`bench_game`
+(``None``: the base game). ``"lords_ties_use_up_second"``
+(``rulesets/variants/lords_ties_use_up_second.rules``): at the Lords card (A2) players tied in a
+sector fill the places they share (the ruleset's ``ties highest_of_tied``), so two tied for
+first take 12 each and nobody takes 6, while a tie for second still pays 6 each and a sector
+still needs 1 settlement; nothing else changes, so a seed gives the same setup and play.
+``tests/differential/test_lords_ties_use_up_second_vs_baseline.py`` compares it with the
+interpreter running the variant.
 """
 
 from __future__ import annotations
@@ -69,6 +81,8 @@ CASTLE_GOLD = 3
 LORDS_PAY = (12, 6)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_MOVES = 10_000  # random_game's bound (the ruleset promises games end within 800 moves)
+#: The variants this module plays (their ``variant NAME of`` names), chosen by ``variant=``.
+VARIANTS = frozenset({"lords_ties_use_up_second"})
 
 TERRAIN_OF_LETTER = {"G": "grass", "C": "canyon", "D": "desert", "F": "flower_field",
                      "T": "forest", "W": "water", "M": "mountain", "K": "castle", "L": "location"}
@@ -182,13 +196,18 @@ class KingdomBuilder:
     a seed gives regnum's game of that seed; ``shuffle(cards)`` reshuffles the discards in
     place when the pile runs out, by default with that same generator, as the ruleset does.
     ``settlements`` ({(row, col): owner}) builds a position by hand: those settlements stand on
-    the board from the start (taken from the supplies; they take no tiles).
+    the board from the start (taken from the supplies; they take no tiles). ``variant`` is
+    ``None`` (the base game) or a name of :data:`VARIANTS`.
     """
 
     def __init__(self, players: int, sections=None, turned=None, goals=None, deck=None,
-                 seed=None, shuffle=None, settlements=None):
+                 seed=None, shuffle=None, settlements=None, variant=None):
         if not (isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"Kingdom Builder takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
+        if variant is not None and variant not in VARIANTS:
+            raise ValueError(f"no variant {variant!r} of Kingdom Builder here (known: {sorted(VARIANTS)})")
+        self.variant = variant
+        self._lords_by_place = variant == "lords_ties_use_up_second"
         # §4 what is not given is drawn as the ruleset's setup draws it, in its order.
         rng = SplitMix64(seed or 0)
         if sections is None:
@@ -541,12 +560,21 @@ class KingdomBuilder:
         raise ValueError(f"no Kingdom Builder card {goal!r}")
 
     def lords(self) -> list[int]:
-        """A2 per sector: the most settlements 12, the next-lower count 6; ties share."""
+        """A2 per sector: the most settlements 12, the next-lower count 6; ties share. In the
+        variant lords_ties_use_up_second a player's place is 1 + the players with more there,
+        so a tie for first takes both places (12 each, nobody 6); a tie for second pays 6 each."""
         gold = [0] * self.n
         for q in range(4):
             count = [0] * self.n
             for p in range(self.n):
                 count[p] = sum(1 for h in self._own[p] if self.sector[h] == q)
+            if self._lords_by_place:
+                for p in range(self.n):
+                    if count[p] > 0:   # needs 1
+                        place = sum(1 for c in count if c > count[p])
+                        if place < len(LORDS_PAY):
+                            gold[p] += LORDS_PAY[place]
+                continue
             levels = sorted({c for c in count if c > 0}, reverse=True)
             for pay, level in zip(LORDS_PAY, levels):
                 for p in range(self.n):
@@ -576,12 +604,12 @@ class KingdomBuilder:
 # Random playouts and the benchmark.
 
 
-def random_game(players: int, seed: int) -> KingdomBuilder:
+def random_game(players: int, seed: int, variant=None) -> KingdomBuilder:
     """Play one game: the setup of ``seed`` (as regnum's), then uniform choices among
     ``legal_moves()`` from ``random.Random(seed)``. Stops when the game is over or after
-    ``MAX_MOVES`` moves."""
+    ``MAX_MOVES`` moves. ``variant``: ``None`` or a name of :data:`VARIANTS`."""
     rng = random.Random(seed)
-    game = KingdomBuilder(players, seed=seed)
+    game = KingdomBuilder(players, seed=seed, variant=variant)
     choice = rng.choice
     play = game.play
     legal_moves = game.legal_moves
@@ -595,7 +623,7 @@ def random_game(players: int, seed: int) -> KingdomBuilder:
 play_random_game = random_game  # the name other tools may look for
 
 
-def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int, list[int]]:
+def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES, variant=None) -> tuple[int, list[int]]:
     """One game played with regnum's random policy; returns (moves played, final scores).
 
     This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
@@ -604,8 +632,10 @@ def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int
     <seed>:<p>")`` and picks ``moves[rng.randrange(len(moves))]`` among its legal moves, which
     are listed in the interpreter's order; the game stops when over or after ``max_moves``
     moves. One player moves at a time, so ``to_move`` is ``[current]`` until the end.
+    ``variant`` (a name of :data:`VARIANTS`, or ``None``) plays that variant, as regnum plays
+    ``rulesets/variants/<variant>.rules``.
     """
-    game = KingdomBuilder(players, seed=seed)
+    game = KingdomBuilder(players, seed=seed, variant=variant)
     rngs = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
     play = game.play
     legal_moves = game.legal_moves
@@ -681,6 +711,17 @@ def _self_check() -> None:
               "Citizens": 2, "Farmers": 0, "Fishermen": 0, "Miners": 0}
     assert {k: g.goal_score(k, 0) for k in expect} == expect
     assert g.castles(0) == 3
+    # KB-8 Lords: the base game pays 24, 24, 18, 6; a tie for first uses up second place in
+    # the variant: 24, 24, 12, 0.
+    kb8 = {0: [(8, 5), (8, 6), (8, 7), (8, 8), (8, 9), (9, 5), (9, 17)],
+           1: [(0, 0), (0, 1), (1, 0), (1, 1), (5, 0), (6, 0), (10, 6), (10, 7), (10, 8), (10, 9)],
+           2: [(4, 5), (4, 6), (14, 5), (14, 6), (14, 7), (14, 8)],
+           3: [(12, 4), (12, 5), (13, 4)]}
+    for variant, gold in ((None, [24, 24, 18, 6]), ("lords_ties_use_up_second", [24, 24, 12, 0])):
+        g = KingdomBuilder(4, sections=B1, goals=("Lords", "Fishermen", "Miners"), seed=0, variant=variant)
+        for p, cells in kb8.items():
+            _give(g, p, *cells)
+        assert g.lords() == gold, (variant, g.lords())
     # Random playouts end and are reproducible.
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         for seed in range(10):

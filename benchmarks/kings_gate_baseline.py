@@ -68,6 +68,16 @@ the order of the ruleset's ``setup``: each seat's stack (tokens created colour b
 its top to the hand, then the start player is ``random one of players`` (one ``below``). So
 ``KingsGate(players, seed=s)`` is regnum's game of seed ``s`` and :func:`bench_game` plays
 regnum's random policy on it.
+
+Variants
+--------
+:data:`VARIANTS` names the variants of ``rulesets/variants/`` this module plays, chosen by the
+``variant`` argument of :class:`KingsGate`, :func:`random_game` and :func:`bench_game` (``None``:
+the base game). ``"harsh_tournament"`` (``rulesets/variants/harsh_tournament.rules``): the last
+of the ranking at the Tournament Field loses 5 points instead of 3, still not below 0 and only
+when two players at least are ranked (§5.4, K11, K34); nothing else changes, so a seed gives the
+same setup. ``tests/differential/test_harsh_tournament_vs_baseline.py`` compares it with the
+interpreter running the variant.
 """
 
 from __future__ import annotations
@@ -88,6 +98,7 @@ OBJECTS = 10
 CEMETERY, GARRISON, TOURNAMENT_FIELD = 4, 6, 8
 CEMETERY_TOKENS = 2
 TOURNAMENT_PENALTY = 3
+HARSH_TOURNAMENT_PENALTY = 5   # the variant harsh_tournament's `const tournament_penalty = 5`
 TOKEN_MIX = (0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5)
 DRAGON = 6          # a hand is counts by value 0..5, then the dragons at index 6
 BARRACKS = 3
@@ -96,6 +107,8 @@ GUILD_BONUS = 2
 CHIPS = ("king", "bishop", "wizard", "guild_master", "merchant", "sorceress")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_MOVES = 2 * 88 + OBJECTS   # the ruleset's `ends within` bound
+#: The variants this module plays (their ``variant NAME of`` names), chosen by ``variant=``.
+VARIANTS = frozenset({"harsh_tournament"})
 
 # --------------------------------------------------------------------------------------------
 # The open grid: cells as ints, names as the interpreter writes them.
@@ -199,12 +212,19 @@ class KingsGate:
     :data:`CHIPS`); ``place`` maps a cell to its token, ``object_at`` a cell to the number of
     the object lying on it. A hand is seven counts (values 0..5, dragons); a stack is a list
     of values (6 = the dragon) whose top is its end.
+
+    ``variant`` is ``None`` (the base game) or a name of :data:`VARIANTS`.
     """
 
     def __init__(self, players: int, seed: int = 0, random_start: bool = True,
-                 stacks=None, hands=None, start_player=None):
+                 stacks=None, hands=None, start_player=None, variant=None):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"King's Gate is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if variant is not None and variant not in VARIANTS:
+            raise ValueError(f"no variant {variant!r} of King's Gate here (known: {sorted(VARIANTS)})")
+        self.variant = variant
+        harsh = variant == "harsh_tournament"
+        self.tournament_penalty = HARSH_TOURNAMENT_PENALTY if harsh else TOURNAMENT_PENALTY
         n = self.n = players
         self.seed = seed
         rng = SplitMix64(seed)
@@ -535,7 +555,7 @@ class KingsGate:
                     self.chip_supply.remove(chip)
         if number == TOURNAMENT_FIELD and len(ranking) >= 2:
             q = ranking[-1]
-            scores[q] -= min(TOURNAMENT_PENALTY, scores[q])
+            scores[q] -= min(self.tournament_penalty, scores[q])
         for q in range(n):
             self.won[q].append(scores[q] - before[q])
         self.scored = True
@@ -613,10 +633,11 @@ class KingsGate:
 # Random playouts and the benchmark.
 
 
-def random_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> KingsGate:
+def random_game(players: int, seed: int, max_moves: int = MAX_MOVES, variant=None) -> KingsGate:
     """Play one game: the setup of ``seed`` (as regnum's), then regnum's random policy (see
-    :func:`bench_game`). Stops when the game is over or after ``max_moves`` moves."""
-    game = KingsGate(players, seed=seed)
+    :func:`bench_game`). Stops when the game is over or after ``max_moves`` moves. ``variant``:
+    ``None`` or a name of :data:`VARIANTS`."""
+    game = KingsGate(players, seed=seed, variant=variant)
     rngs = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
     moves = 0
     while not game.over and moves < max_moves:
@@ -629,7 +650,7 @@ def random_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> KingsGat
 play_random_game = random_game  # the name other tools may look for
 
 
-def bench_game(players: int, seed: int, max_moves: int = 100_000) -> tuple[int, list[int]]:
+def bench_game(players: int, seed: int, max_moves: int = 100_000, variant=None) -> tuple[int, list[int]]:
     """One game played with regnum's random policy; returns (moves played, final scores).
 
     This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
@@ -637,9 +658,11 @@ def bench_game(players: int, seed: int, max_moves: int = 100_000) -> tuple[int, 
     (:class:`SplitMix64`); seat ``p`` has its own ``random.Random("regnum-bot:<seed>:<p>")``
     and picks ``moves[rng.randrange(len(moves))]`` among its legal moves, listed in the
     interpreter's order; the game stops when over or after ``max_moves`` moves. One player
-    moves at a time, so ``to_move`` is ``[player]`` until the end.
+    moves at a time, so ``to_move`` is ``[player]`` until the end. ``variant`` (a name of
+    :data:`VARIANTS`, or ``None``) plays that variant, as regnum plays
+    ``rulesets/variants/<variant>.rules``.
     """
-    game = KingsGate(players, seed=seed)
+    game = KingsGate(players, seed=seed, variant=variant)
     rngs = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
     play = game.play
     moves = 0
@@ -675,10 +698,10 @@ def xy(x: int, y: int) -> int:
     return cell(y, x)
 
 
-def _position(players: int, number: int, cells, hands=None, player: int = RED) -> KingsGate:
+def _position(players: int, number: int, cells, hands=None, player: int = RED, variant=None) -> KingsGate:
     """A game whose table holds only object ``number`` on ``cells`` (digest (x, y)), current,
     with ``player`` to move at the start of a turn and the given hands (lists of values)."""
-    g = KingsGate(players, seed=0, start_player=player)
+    g = KingsGate(players, seed=0, start_player=player, variant=variant)
     g.place.clear()
     g.object_at.clear()
     g.near_object.clear()
@@ -795,6 +818,15 @@ def _self_check() -> None:
     assert g.ranking() == [RED, BLUE, GREEN]
     g._score(GREEN)
     assert g.scores == [3, 0, 0, 5] and g.won == [[3], [0], [-2], [0]]
+    # The same with Green at 7: the base takes 3, Harsh Tournament 5 (and still stops at 0).
+    for variant, green in ((None, 4), ("harsh_tournament", 2)):
+        g = _position(4, 8, palace, variant=variant)
+        g.scores = [0, 0, 7, 5]
+        _fill(g, [(RED, 4), (RED, 3), (BLUE, 4), (BLUE, 0), (GREEN, 2), (GREEN, 1),
+                  (GREEN, 1), (RED, 0), (BLUE, 0), (GREEN, 0)])
+        g.last_placer = GREEN
+        g._score(GREEN)
+        assert g.scores == [3, 0, green, 5], (variant, g.scores)
     # KG-6 (a) the Guild Master's 2 counts 4; (b) the Bishop makes every token 1.
     g = _position(4, 7, palace)
     _put(g, -1, -1, RED, 2, "guild_master")

@@ -18,7 +18,12 @@ It imports nothing of regnum and uses only the standard library (lists, ints). T
 those of the digest ``shared/rules/kings-kilt.md`` (its rulings K18-K22 override what precedes
 them), as the ruleset implements them with its defaults: the start player drawn at random
 (``random_start``), the influence card matching the influenced card B (K1; the variant
-``match_betrayed`` is a constructor flag). Run it directly::
+``match_betrayed`` is a constructor flag). ``KingsKilt(players, seed, variant="recruit")``
+plays the variant ``rulesets/variants/recruit.rules`` (:data:`VARIANTS` names the variants this
+module plays; ``random_game`` and ``bench_game`` take ``variant=`` too, as ``regnum bench
+recruit`` calls it): once a game, instead of advancing, betraying or passing, a player may
+``(p, "recruit")``, taking the top card of the draw pile (reshuffled from the discards first
+if empty, K18) into their influence hand. Run it directly::
 
     python3 benchmarks/kings_kilt_baseline.py           # games/s for 2..4 players
     python3 benchmarks/kings_kilt_baseline.py --check   # the digest's worked examples
@@ -41,13 +46,15 @@ How it matches the interpreter
       (p, "advance", "(1,2)", "up_left")          # from, way
       (p, "betray", "stewart", "(3,1)", "(4,1)")  # with (an influence clan), b, c
       (p, "pass_turn")
+      (p, "recruit")                              # the Recruit variant only
       (p, "raise", "(2,3)")                       # from (the card raised into the vacancy)
       (p, "turn_up", "Douglas")                   # c (a family card)
 
   ``legal_moves()`` lists them in the interpreter's order: a turn is ``ask p to advance or
   betray or pass_turn`` (advances by place then way, up-left first; betrayals by influence
   clan in the order of the hand's first card of each clan, then by place b, then by
-  neighbour c; pass last); a vacuum refill lists the card down-left then down-right; a
+  neighbour c; pass last; the variant's ``recruit`` is offered with betray, so right after
+  the betrayals, before pass); a vacuum refill lists the card down-left then down-right; a
   reveal lists the owner's face-down family cards in the family's order.
 * **Timing** is the flow's: the vacuum chain (one ``raise`` decision per row above the base,
   then one card drawn, K18: the discards are reshuffled only when a draw finds the pile
@@ -87,6 +94,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 NOBLE_ROW, GUARDIAN_ROW, KING_ROW = 4, 5, 6
 TOP_ROWS = 3  # rows 4-6 need a matching influence card (§4.2)
 ROW_POINTS = {4: 1, 5: 2, 6: 3}
+
+#: The variants this module plays, by the name of their ``variant NAME of ...`` line.
+RECRUIT = "recruit"
+VARIANTS = frozenset({RECRUIT})
 
 #: The label of each card (how a family card is named in a ``turn_up`` move).
 LABEL = [CLAN_NAME[x >> 3] + (" leader" if x & 7 >= 6 else "") for x in range(CARDS)]
@@ -187,7 +198,8 @@ class KingsKilt:
     ``KingsKilt(players, seed)`` deals regnum's setup of that seed (§3, K9, K10). With
     ``random_start=False`` seat 0 starts and no start player is drawn (the ruleset's option);
     ``match_betrayed=True`` is the K1 variant (a top-row betrayal needs an influence card of
-    the betrayed card's clan). :meth:`from_position` builds a game from given zones instead.
+    the betrayed card's clan); ``variant="recruit"`` the Recruit variant (``recruited[p]``:
+    whether ``p`` has recruited). :meth:`from_position` builds a game from given zones instead.
 
     The position is public: ``place`` (21 cards or -1), ``draw_pile``, ``discards``,
     ``removed``, ``family[p]``, ``influence[p]`` (lists of cards, the top last), ``face_up``
@@ -196,9 +208,10 @@ class KingsKilt:
     """
 
     def __init__(self, players: int, seed: int = 0, random_start: bool = True,
-                 match_betrayed: bool = False):
+                 match_betrayed: bool = False, variant: str | None = None):
         if not (isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(f"King's Kilt takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
+        _check_variant(variant)
         n = players
         rng = SplitMix64(seed)
         # The cards as the setup creates them, clan by clan: one member for the family set,
@@ -240,15 +253,19 @@ class KingsKilt:
             place[k] = draw_pile.pop()
         self._init(n, rng, start, place, draw_pile, [], [], family, influence,
                    [False] * CARDS, [False] * n, False, match_betrayed)
+        self._set_variant(variant, None)
 
     @classmethod
     def from_position(cls, players: int, *, rng_state: int, start_player: int, place, draw_pile,
                       discards, removed, family, influence, face_up=(), passed=None,
-                      crowned: bool = False, fired=(), match_betrayed: bool = False) -> "KingsKilt":
+                      crowned: bool = False, fired=(), match_betrayed: bool = False,
+                      variant: str | None = None, recruited=None) -> "KingsKilt":
         """A game at the start of ``start_player``'s first turn from the given position (for
         hand-built positions, e.g. ``regnum.testing.Scenario``'s): cards are the interpreter's
         piece numbers, ``face_up`` the cards turned up, ``fired`` the row triggers already
-        spent (``"noblemen"``, ``"guardians"``, ``"coronation"``)."""
+        spent (``"noblemen"``, ``"guardians"``, ``"coronation"``); in the Recruit variant,
+        ``recruited`` the seats that have recruited (a bool per seat)."""
+        _check_variant(variant)
         game = cls.__new__(cls)
         up = [False] * CARDS
         for x in face_up:
@@ -260,7 +277,13 @@ class KingsKilt:
         game._noble_fired = "noblemen" in fired
         game._guardian_fired = "guardians" in fired
         game._crown_fired = "coronation" in fired
+        game._set_variant(variant, recruited)
         return game
+
+    def _set_variant(self, variant, recruited) -> None:
+        self.variant = variant
+        self.recruit = variant == RECRUIT  # the Recruit variant's action is offered
+        self.recruited = list(recruited or [False] * self.n)
 
     def _init(self, n, rng, start, place, draw_pile, discards, removed, family, influence,
               face_up, passed, crowned, match_betrayed) -> None:
@@ -380,6 +403,9 @@ class KingsKilt:
             for w in dict.fromkeys([x >> 3 for x in hand]):
                 clan = CLANS[w]
                 moves += [(p, "betray", clan, b, c) for b, c, need in pairs if need < 0 or need == w]
+        # Recruit (the variant): offered with betray, so right after it; once a game.
+        if self.recruit and not self.recruited[p]:
+            moves.append((p, "recruit"))
         # §4.3 pass: only once a King has been crowned.
         if self.crowned:
             moves.append((p, "pass_turn"))
@@ -439,6 +465,16 @@ class KingsKilt:
                 self._seat = self._reveals[0]
             else:
                 self._next_turn()
+        elif action == "recruit":  # the variant: the top card of the pile joins the hand
+            p = move[0]
+            self.recruited[p] = True
+            pile = self.draw_pile
+            if not pile:  # K18 as any draw that finds the pile empty
+                self.draw_pile = pile = self.discards
+                self.discards = []
+                self.rng.shuffle(pile)
+            self.influence[p].append(pile.pop())
+            self._next_turn()
         else:  # pass_turn: out for the rest of the game
             self.passed[move[0]] = True
             self._next_turn()
@@ -501,14 +537,19 @@ class KingsKilt:
 # --------------------------------------------------------------------------------------------
 # Random playouts and the benchmark.
 
-MAX_MOVES = 10_000  # random_game's bound (a game takes at most 35 turns, 222 moves)
+MAX_MOVES = 10_000  # random_game's bound (a game takes at most 35 turns, 222 moves; 270 with Recruit)
 
 
-def random_game(players: int, seed: int) -> KingsKilt:
+def _check_variant(variant) -> None:
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; this baseline plays {sorted(VARIANTS)}")
+
+
+def random_game(players: int, seed: int, variant: str | None = None) -> KingsKilt:
     """Play one game: the setup of ``seed`` (as regnum's), then uniform choices among
     ``legal_moves()`` from ``random.Random(seed)``."""
     rng = random.Random(seed)
-    game = KingsKilt(players, seed)
+    game = KingsKilt(players, seed, variant=variant)
     moves = 0
     while not game.over and moves < MAX_MOVES:
         game._apply(rng.choice(game.legal_moves()))
@@ -516,7 +557,8 @@ def random_game(players: int, seed: int) -> KingsKilt:
     return game
 
 
-def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int, list[int]]:
+def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES,
+               variant: str | None = None) -> tuple[int, list[int]]:
     """One game played with regnum's random policy; returns (moves played, final scores).
 
     This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
@@ -524,9 +566,10 @@ def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int
     (:class:`SplitMix64`); seat ``p`` has its own ``random.Random("regnum-bot:<seed>:<p>")``
     and plays ``moves[rng.randrange(len(moves))]`` among its legal moves, listed in the
     interpreter's order; the game stops when over or after ``max_moves`` moves. One seat is
-    asked at a time, so ``to_move`` is ``[seat]`` until the end.
+    asked at a time, so ``to_move`` is ``[seat]`` until the end. ``variant="recruit"`` plays
+    that variant (its setup is the base game's).
     """
-    game = KingsKilt(players, seed)
+    game = KingsKilt(players, seed, variant=variant)
     picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
     legal_moves, apply = game.legal_moves, game._apply
     moves = 0
@@ -558,7 +601,7 @@ _SHORT = {"Br": 0, "Bu": 1, "Do": 2, "Ha": 3, "MB": 4, "ML": 5, "St": 6, "Wa": 7
 
 
 def _position(players=4, start=0, rows=None, family=None, influence=None, crowned=False,
-              fired=(), match_betrayed=False) -> KingsKilt:
+              fired=(), match_betrayed=False, variant=None) -> KingsKilt:
     """A hand-built position: ``rows`` maps a place ``(r, i)`` to a clan abbreviation; cards
     are taken from the clan's members (then leaders), the rest form the draw pile."""
     free = {k: [8 * k + j for j in range(8)] for k in range(8)}
@@ -572,7 +615,7 @@ def _position(players=4, start=0, rows=None, family=None, influence=None, crowne
     return KingsKilt.from_position(players, rng_state=0, start_player=start, place=place,
                                    draw_pile=pile, discards=[], removed=[], family=family,
                                    influence=influence, crowned=crowned, fired=fired,
-                                   match_betrayed=match_betrayed)
+                                   match_betrayed=match_betrayed, variant=variant)
 
 
 BASE_ROW = {(1, i): s for i, s in enumerate(["Br", "Bu", "Do", "Ha", "MB", "ML"])}
@@ -657,6 +700,45 @@ def _self_check() -> None:
     assert g.legal_moves() == [(1, "pass_turn")]
     g.play((1, "pass_turn"))
     assert g.is_over and g.winners
+    # Recruit (the variant; tests/scenarios/test_recruit.py): 2 players, crowned, no influence
+    # left, the pile showing St then Wa. The base game ends 3-6; with Recruit seat 0 takes the
+    # Stewart, its guardian St betrays the King Bu, and seat 0 wins 5-4.
+    rows = {**{(1, i): s for i, s in enumerate("Br Bu Do Ha MB ML".split())},
+            **{(2, i): s for i, s in enumerate("St Wa Br Bu Do".split())},
+            **{(3, i): s for i, s in enumerate("Ha MB ML St".split())},
+            (4, 0): "Wa", (4, 1): "Ha", (4, 2): "MB", (5, 0): "ML", (5, 1): "St", (6, 0): "Bu"}
+    games = {}
+    for variant in (None, RECRUIT):
+        g = games[variant] = _position(players=2, rows=rows, family=[["Do", "Wa", "ML"], ["Bu", "St", "Ha"]],
+                                       crowned=True, fired=("noblemen", "guardians", "coronation"),
+                                       variant=variant)
+        for clan in ("wallace", "stewart"):  # the pile's top is its end
+            x = next(x for x in g.draw_pile if CLANS[x >> 3] == clan)
+            g.draw_pile.remove(x)
+            g.draw_pile.append(x)
+    g = games[None]
+    assert g.legal_moves() == [(0, "pass_turn")]
+    g.play((0, "pass_turn"))
+    g.play((1, "pass_turn"))
+    assert g.is_over and g.scores == [3, 6]
+    g = games[RECRUIT]
+    assert g.legal_moves() == [(0, "recruit"), (0, "pass_turn")]
+    g.play((0, "recruit"))
+    assert [LABEL[x] for x in g.influence[0]] == ["Stewart"] and g.recruited == [True, False]
+    assert g.legal_moves() == [(1, "recruit"), (1, "pass_turn")]
+    g.play((1, "pass_turn"))
+    g.play((0, "betray", "stewart", "(5,1)", "(6,0)"))
+    for below in ("(5,0)", "(4,0)", "(3,0)", "(2,1)", "(1,2)"):
+        g.play((0, "raise", below))
+    assert g.legal_moves() == [(0, "pass_turn")]
+    g.play((0, "pass_turn"))
+    assert g.is_over and g.scores == [5, 4] and g.winners == [0]
+    # A recruit that finds the pile empty reshuffles the discards first (K18).
+    g = _position(players=4, rows=FULL, crowned=True, fired=("noblemen", "guardians", "coronation"),
+                  variant=RECRUIT)
+    g.discards, g.draw_pile = g.draw_pile, []
+    g.play((0, "recruit"))
+    assert g.draw_pile and len(g.influence[0]) == 1 and g.discards == [] and g.rng.state != 0
     # K-E12 setup counts; and the game from a seed keeps 64 cards and three clans per family.
     for players, hand, pile in ((2, 5, 42), (3, 5, 34), (4, 4, 30)):
         for seed in range(20):
@@ -665,7 +747,7 @@ def _self_check() -> None:
             assert all(len({x >> 3 for x in f}) == FAMILY_SIZE for f in g.family)
             assert all(x & 7 >= 6 for x in g.place if x >= 0)
             assert all(x & 7 >= 6 for x in g.draw_pile[-10:])
-            g = random_game(players, seed)
+            g = random_game(players, seed, variant=RECRUIT if seed % 2 else None)
             cards = g.draw_pile + g.discards + g.removed + [x for x in g.place if x >= 0] \
                 + [x for f in g.family for x in f] + [x for h in g.influence for x in h]
             assert sorted(cards) == list(range(CARDS)) and g.is_over

@@ -34,6 +34,15 @@ Choices the digest leaves to implementations (A11, A15): a sole leader who alrea
 region's Noble keeps it in place; final scoring leaves the markers on the board. A game that
 never ends (ties can pay nothing forever) is simply not over; :func:`random_game` stops it
 after ``MAX_ROUNDS`` rounds, and ``winners`` is ``[]`` for a game that is not over.
+
+Variant
+-------
+``KingsRoad(players, variant="permanent_nobles")`` plays ``rulesets/variants/permanent_nobles.rules``
+(digest §8, E16): a sole leader with no Noble in the region yet adds one and Nobles already
+there stay, so several players' Nobles share a region (at most one each); every Noble in a
+scored region pays its owner's chain. :data:`VARIANTS` names the variants this module plays;
+``random_game`` and ``bench_game`` take ``variant=`` too (``regnum bench permanent_nobles``
+uses it). The base game's code paths are unchanged.
 """
 
 from __future__ import annotations
@@ -77,6 +86,10 @@ END_THRESHOLD = 40
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MAX_ROUNDS = 200  # random_game's bound: ties can stall a game forever
 
+#: The variants this module plays, by the name of their ``variant NAME of ...`` line.
+PERMANENT_NOBLES = "permanent_nobles"
+VARIANTS = frozenset({PERMANENT_NOBLES})
+
 # Cards: indices 0..7 are the region cards, then the three special cards.
 KNIGHT, DRAGON, WITCH = 8, 9, 10
 CARDS = REGIONS + ("knight", "dragon", "witch")
@@ -106,18 +119,27 @@ def _moves_for(player: int, mask: int) -> list:
 
 
 class KingsRoad:
-    """One game of King's Road (base rules). Players are seats ``0 .. players - 1``."""
+    """One game of King's Road. Players are seats ``0 .. players - 1``.
 
-    def __init__(self, players: int):
+    ``variant=None`` is the base game; ``variant="permanent_nobles"`` the variant of §8.
+    """
+
+    def __init__(self, players: int, variant: str | None = None):
         if not (isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS):
             raise ValueError(
                 f"King's Road takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}"
             )
+        if variant is not None and variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; this baseline plays {sorted(VARIANTS)}")
+        self.variant = variant
         n = self.n = players
         self._supply = [MARKERS_IN_SUPPLY] * n
         self._score = [0] * n
         self._board = [[0] * n for _ in range(8)]  # non-Noble markers per region and player
         self._noble = [-1] * 8  # owner of each region's Noble, -1 for none
+        # Permanent Nobles: the players with a Noble in each region, a bit mask (and _noble
+        # stays all -1); None in the base game.
+        self._stack = [0] * 8 if variant == PERMANENT_NOBLES else None
         self._hand = [FULL_HAND] * n  # cards still owned (Dragon/Witch leave when used)
         self._king = START_REGION - 1
         # Banner value of 1-based position p is _pay[r][p - 1]; only positions <= N - 1 pay.
@@ -200,6 +222,9 @@ class KingsRoad:
         return [p for p in tied if self.nobles(p) == most]
 
     def nobles(self, p: int) -> int:
+        """Nobles of ``p`` on the board."""
+        if self._stack is not None:
+            return sum(mask >> p & 1 for mask in self._stack)
         return self._noble.count(p)
 
     @property
@@ -216,16 +241,26 @@ class KingsRoad:
 
     def markers_on_board(self, p: int) -> int:
         """Markers of ``p`` on the board, Nobles included."""
-        return sum(row[p] for row in self._board) + self._noble.count(p)
+        return sum(row[p] for row in self._board) + self.nobles(p)
 
     def markers(self, p: int, region: str) -> int:
         """Non-Noble markers of ``p`` in ``region``."""
         return self._board[REGIONS.index(region)][p]
 
     def noble(self, region: str) -> int | None:
-        """Owner of ``region``'s Noble, or ``None``."""
-        owner = self._noble[REGIONS.index(region)]
-        return None if owner < 0 else owner
+        """Owner of ``region``'s Noble, or ``None`` (for several Nobles: ``noble_owners``)."""
+        owners = self.noble_owners(region)
+        if len(owners) > 1:
+            raise ValueError(f"{region} holds several Nobles: {owners}")
+        return owners[0] if owners else None
+
+    def noble_owners(self, region: str) -> list[int]:
+        """The players with a Noble in ``region``, ascending (at most one in the base game)."""
+        r = REGIONS.index(region)
+        if self._stack is not None:
+            return [p for p in range(self.n) if self._stack[r] >> p & 1]
+        owner = self._noble[r]
+        return [] if owner < 0 else [owner]
 
     # ---- choosing cards --------------------------------------------------------------------
 
@@ -349,6 +384,9 @@ class KingsRoad:
 
     def _score_region(self, r: int, final: bool = False) -> None:
         """Digest §4.3 steps a-e for region ``r`` (steps a-b only in final scoring)."""
+        if self._stack is not None:
+            self._score_region_permanent(r, final)
+            return
         n = self.n
         cnt = self._board[r]
         owner = self._noble[r]
@@ -388,6 +426,60 @@ class KingsRoad:
         if owner >= 0:
             score[owner] += self._chain(r, owner)
 
+    def _score_region_permanent(self, r: int, final: bool) -> None:
+        """Permanent Nobles (§8): steps a-e for region ``r``, several Nobles a region."""
+        n = self.n
+        cnt = self._board[r]
+        stack = self._stack[r]
+        strength = cnt[:]
+        for p in range(n):
+            if stack >> p & 1:
+                strength[p] += 1  # each Noble counts one marker of its owner
+        pay = self._pay[r]
+        score = self._score
+        for p in range(n):  # a-b, as in the base game
+            s = strength[p]
+            if s:
+                pos = 0
+                for t in strength:
+                    if t >= s:
+                        pos += 1
+                score[p] += pay[pos - 1]
+        if final:
+            return
+        # c: a sole leader with no Noble here yet adds one; the Nobles already here stay.
+        top = max(strength)
+        if top and strength.count(top) == 1:
+            leader = strength.index(top)
+            if not stack >> leader & 1:
+                cnt[leader] -= 1
+                self._stack[r] = stack = stack | 1 << leader
+        # d: every marker that is not a Noble goes home.
+        supply = self._supply
+        for p in range(n):
+            if cnt[p]:
+                supply[p] += cnt[p]
+                cnt[p] = 0
+        # e: every Noble here scores its owner's chain (over that player's Nobles).
+        for p in range(n):
+            if stack >> p & 1:
+                score[p] += self._chain_permanent(r, p)
+
+    def _chain_permanent(self, r: int, owner: int) -> int:
+        stack = self._stack
+        bit = 1 << owner
+        seen = 1 << r
+        todo = [r]
+        size = 0
+        while todo:
+            x = todo.pop()
+            size += 1
+            for y in ADJ[x]:
+                if stack[y] & bit and not seen >> y & 1:
+                    seen |= 1 << y
+                    todo.append(y)
+        return size
+
     def _chain(self, r: int, owner: int) -> int:
         noble = self._noble
         seen = 1 << r
@@ -407,13 +499,13 @@ class KingsRoad:
 # Random playouts and the benchmark.
 
 
-def random_game(players: int, seed: int) -> KingsRoad:
+def random_game(players: int, seed: int, variant: str | None = None) -> KingsRoad:
     """Play one game, choosing uniformly among ``legal_moves()`` with ``random.Random(seed)``.
 
     Stops when the game is over or after ``MAX_ROUNDS`` completed rounds.
     """
     rng = random.Random(seed)
-    game = KingsRoad(players)
+    game = KingsRoad(players, variant)
     choice = rng.choice
     play = game.play
     legal_moves = game.legal_moves
@@ -427,7 +519,8 @@ def random_game(players: int, seed: int) -> KingsRoad:
 HAND_ORDER = tuple(r - 1 for r in TRAVEL_ORDER) + (KNIGHT, DRAGON, WITCH)
 
 
-def bench_game(players: int, seed: int, max_moves: int = 10_000) -> tuple[int, list[int]]:
+def bench_game(players: int, seed: int, max_moves: int = 10_000,
+               variant: str | None = None) -> tuple[int, list[int]]:
     """One game played with regnum's random policy; returns (moves played, final scores).
 
     This is what ``regnum bench`` times and compares with ``regnum.agents.play_random_game``
@@ -438,9 +531,9 @@ def bench_game(players: int, seed: int, max_moves: int = 10_000) -> tuple[int, l
     ``max_moves`` moves. So this function also keeps each hand's order as the ruleset does:
     a picked card leaves it; a bewitched player's other cards come back at once, after the
     Witch leaves; every other played card (but a Dragon, which leaves) comes back when the
-    round ends.
+    round ends. ``variant="permanent_nobles"`` plays that variant (its moves are the base's).
     """
-    game = KingsRoad(players)
+    game = KingsRoad(players, variant)
     rngs = [random.Random(f"regnum-bot:{seed}:{p}") for p in range(players)]
     hands = [list(HAND_ORDER) for _ in range(players)]
     chosen = [[] for _ in range(players)]
@@ -496,15 +589,20 @@ def games_per_second(players: int = 4, seconds: float = 2.0) -> float:
 # Worked examples of the digest (§11), set up directly.
 
 
-def _position(players, king="zin_kais_deep", markers=None, nobles=None, scores=None):
+def _position(players, king="zin_kais_deep", markers=None, nobles=None, scores=None, variant=None):
     """A fresh game with the King on ``king``, ``markers`` = {region: [count per player]},
-    ``nobles`` = {region: owner}; supplies are reduced to match the pieces on the board."""
-    g = KingsRoad(players)
+    ``nobles`` = {region: owner} (in the variant, an owner or a tuple of owners); supplies are
+    reduced to match the pieces on the board."""
+    g = KingsRoad(players, variant)
     g._king = REGIONS.index(king)
     for region, counts in (markers or {}).items():
         g._board[REGIONS.index(region)] = list(counts)
     for region, owner in (nobles or {}).items():
-        g._noble[REGIONS.index(region)] = owner
+        if g._stack is not None:
+            for o in owner if isinstance(owner, tuple) else (owner,):
+                g._stack[REGIONS.index(region)] |= 1 << o
+        else:
+            g._noble[REGIONS.index(region)] = owner
     for p in range(players):
         g._supply[p] = MARKERS_IN_SUPPLY - g.markers_on_board(p)
     if scores:
@@ -531,6 +629,8 @@ def _check_invariants(g):
         assert g.supply(p) + g.markers_on_board(p) + 1 == 20 or g.is_over, (p, g.supply(p))
         assert g.supply(p) >= 0
     assert all(o < g.n for o in g._noble)
+    if g._stack is not None:
+        assert g._noble == [-1] * 8 and all(mask < 1 << g.n for mask in g._stack)
 
 
 def _self_check() -> None:
@@ -667,13 +767,31 @@ def _self_check() -> None:
     assert g.king == "savage_hills" and g.scores == [0, 0] and g.markers(1, "temple_ruins") == 1
     assert g.to_move == [1]  # player 0 has no supply and picks nothing this round
 
+    # E16 (Permanent Nobles): B holds the Dark Tower Noble, A has 2 markers there. A 5, B 4;
+    # A adds a Noble and B's stays; both score a chain of 1. The base game sends B's home.
+    g = _position(4, markers={"dark_tower": [2, 0, 0, 0]}, nobles={"dark_tower": 1},
+                  variant=PERMANENT_NOBLES)
+    assert _score(g, "dark_tower") == [5 + 1, 4 + 1, 0, 0]
+    assert g.noble_owners("dark_tower") == [0, 1] and g.nobles(0) == g.nobles(1) == 1
+    assert [g.supply(p) for p in range(4)] == [18, 18, 19, 19]
+    # Next time both Nobles count one each: A, sole leader again, adds nothing.
+    g._board[REGIONS.index("dark_tower")][0] = 1
+    g._supply[0] -= 1
+    assert _score(g, "dark_tower") == [6 + 5 + 1, 5 + 4 + 1, 0, 0]
+    assert g.noble_owners("dark_tower") == [0, 1] and g.supply(0) == 18
+    _check_invariants(g)
+    g = _position(4, markers={"dark_tower": [2, 0, 0, 0]}, nobles={"dark_tower": 1})
+    assert _score(g, "dark_tower") == [5 + 1, 4, 0, 0] and g.noble_owners("dark_tower") == [0]
+    assert g.supply(1) == 19
+
     # Random playouts keep the invariants and are reproducible.
-    for players in range(2, 6):
-        for seed in range(30):
-            g = random_game(players, seed)
-            _check_invariants(g)
-            assert g.is_over or g.rounds == MAX_ROUNDS
-            assert g.scores == random_game(players, seed).scores
+    for variant in (None, *sorted(VARIANTS)):
+        for players in range(2, 6):
+            for seed in range(30):
+                g = random_game(players, seed, variant)
+                _check_invariants(g)
+                assert g.is_over or g.rounds == MAX_ROUNDS
+                assert g.scores == random_game(players, seed, variant).scores
     print("kings_road_baseline: all worked examples pass")
 
 

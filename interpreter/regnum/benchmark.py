@@ -63,6 +63,7 @@ __all__ = [
     "bench_ruleset",
     "clamp_players",
     "copy_cost",
+    "baseline_for",
     "load_baseline",
     "load_times",
     "machine_info",
@@ -447,4 +448,32 @@ def load_baseline(name: str, path: Path | None = None):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+class VariantBaseline:
+    """A base game's baseline playing one of its variants: the ``bench_game`` that
+    :func:`bench_ruleset` calls, with the variant's name passed on."""
+
+    def __init__(self, module, variant: str):
+        self.module, self.variant = module, variant
+
+    def bench_game(self, players: int, seed: int, max_moves: int):
+        return self.module.bench_game(players, seed, max_moves, variant=self.variant)
+
+
+def baseline_for(name: str, rules, path: Path | None = None):
+    """The baseline ``regnum bench`` compares ruleset ``name`` (loaded as ``rules``) with: its
+    own (:func:`load_baseline`, or the file at ``path``); else, for a variant, its base game's
+    baseline when that one plays it — when its module-level ``VARIANTS`` names the variant (as
+    its ``variant NAME of …`` line does) and its ``bench_game`` takes ``variant=NAME``. The
+    games are compared as for any baseline, so a variant that only shares the name is caught
+    as playing other games. None when there is none."""
+    baseline = load_baseline(name, path)
+    variant = rules.model.variant
+    if baseline is not None or path is not None or variant is None:
+        return baseline
+    base = load_baseline(rules.model.name)
+    if base is None or variant not in getattr(base, "VARIANTS", ()) or not callable(getattr(base, "bench_game", None)):
+        return None
+    return VariantBaseline(base, variant)
 

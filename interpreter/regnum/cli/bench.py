@@ -35,10 +35,10 @@ COVERAGE_NOTE = (" counted = regnum again, counting the rules each move reaches 
                  "turn; cost = regnum games/s ÷ counted games/s.")
 
 
-def _baseline(name: str, path: Path | None):
-    from ..benchmark import load_baseline
+def _baseline(name: str, rules, path: Path | None):
+    from ..benchmark import baseline_for
     try:
-        return load_baseline(name, path)
+        return baseline_for(name, rules, path)
     except Exception as err:  # a broken baseline must not stop the benchmark
         echo(f"warning: baseline not available: {type(err).__name__}: {err}", err=True)
         return None
@@ -121,7 +121,9 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     For each bundled ruleset (or each RULESET given) and each player count, in one process and
     in CPU time: a warm-up game, then --rounds rounds, each playing the same seeds 0..N-1 with
     regnum and, where benchmarks/<ruleset>_baseline.py exists, with that hand-written
-    implementation, interleaved (regnum first in odd rounds, the baseline first in even ones).
+    implementation, interleaved (regnum first in odd rounds, the baseline first in even ones);
+    a variant without a baseline of its own, with its base game's when that one plays it (names
+    it in its VARIANTS).
     Both sides play regnum's random policy, so they play the same games: per seed the move
     count and final scores are compared ("same"). The medians of the rounds are printed, with
     the ratio regnum games/s ÷ baseline games/s. Also printed: load+check+compile time, cold (a
@@ -174,7 +176,7 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
         try:
             rules = regnum.load(str(path), rules_path=list(rules_path()))
             label = ruleset_label(rules, path)
-            baseline = _baseline(name, baseline_path if len(targets) == 1 else None)
+            baseline = _baseline(name, rules, baseline_path if len(targets) == 1 else None)
             for players in dict.fromkeys(clamp_players(rules, n) for n in counts):
                 try:
                     row = bench_ruleset(label, rules, players, rounds=rounds, games=games, seconds=seconds,
