@@ -382,6 +382,20 @@ class KingsRoad:
             self._pending = []
             self._legal = [0] * self.n
 
+    def _pay_by_position(self, r: int, strength: list) -> None:
+        """Digest §4.3 steps a-b: each player present in region ``r`` scores the banner value
+        of their position; a tied block all take the value of the block's last position, which
+        is the number of players at least as strong."""
+        pay = self._pay[r]
+        score = self._score
+        for p, s in enumerate(strength):
+            if s:
+                pos = 0
+                for t in strength:
+                    if t >= s:
+                        pos += 1
+                score[p] += pay[pos - 1]
+
     def _score_region(self, r: int, final: bool = False) -> None:
         """Digest §4.3 steps a-e for region ``r`` (steps a-b only in final scoring)."""
         if self._stack is not None:
@@ -393,18 +407,7 @@ class KingsRoad:
         strength = cnt[:]
         if owner >= 0:
             strength[owner] += 1
-        # a-b: a tied block all take the value of the block's last position, which is the
-        # number of players at least as strong.
-        pay = self._pay[r]
-        score = self._score
-        for p in range(n):
-            s = strength[p]
-            if s:
-                pos = 0
-                for t in strength:
-                    if t >= s:
-                        pos += 1
-                score[p] += pay[pos - 1]
+        self._pay_by_position(r, strength)
         if final:
             return
         # c: a sole leader installs the Noble (if it is already theirs it simply stays).
@@ -424,7 +427,7 @@ class KingsRoad:
                 cnt[p] = 0
         # e: the Noble's owner scores the size of their connected group of Nobles.
         if owner >= 0:
-            score[owner] += self._chain(r, owner)
+            self._score[owner] += self._chain(r, owner)
 
     def _score_region_permanent(self, r: int, final: bool) -> None:
         """Permanent Nobles (§8): steps a-e for region ``r``, several Nobles a region."""
@@ -435,18 +438,10 @@ class KingsRoad:
         for p in range(n):
             if stack >> p & 1:
                 strength[p] += 1  # each Noble counts one marker of its owner
-        pay = self._pay[r]
-        score = self._score
-        for p in range(n):  # a-b, as in the base game
-            s = strength[p]
-            if s:
-                pos = 0
-                for t in strength:
-                    if t >= s:
-                        pos += 1
-                score[p] += pay[pos - 1]
+        self._pay_by_position(r, strength)
         if final:
             return
+        score = self._score
         # c: a sole leader with no Noble here yet adds one; the Nobles already here stay.
         top = max(strength)
         if top and strength.count(top) == 1:

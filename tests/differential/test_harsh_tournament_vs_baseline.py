@@ -16,9 +16,7 @@ the floor at 0 cuts it), one seed shows the variant and the base scoring differe
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
@@ -26,21 +24,13 @@ import regnum
 from regnum import Move
 from regnum.agents import play_random_game
 
+from base_tests import load_base_test   # tests/differential is on the path of its tests
+
 VARIANT = "harsh_tournament"
 MOVE_BOUND = 1_000
 
 
-def _load_base_test():
-    """The base game's differential test module, loaded by path under a private name (the
-    tests directories are not packages), for its helpers only: its tests stay its own."""
-    path = Path(__file__).with_name("test_kings_gate_vs_baseline.py")
-    spec = importlib.util.spec_from_file_location("_kings_gate_differential_helpers", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-base = _load_base_test()
+base = load_base_test("kings_gate")
 baseline = base.baseline            # benchmarks/kings_gate_baseline.py, as `regnum bench` loads it
 KingsGate = baseline.KingsGate
 TOURNAMENT_FIELD = baseline.TOURNAMENT_FIELD

@@ -24,9 +24,7 @@ variant="lords_ties_use_up_second")`` gives ``play_random_game``'s (moves, score
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
@@ -34,22 +32,14 @@ import regnum
 from regnum import rng as regnum_rng
 from regnum.agents import play_random_game
 
+from base_tests import load_base_test   # tests/differential is on the path of its tests
+
 VARIANT = "lords_ties_use_up_second"
 MOVE_BOUND = 3_000
 LORDS_CARDS = ["Lords", "Hermits", "Citizens"]
 
 
-def _load_base_test():
-    """The base game's differential test module, loaded by path under a private name (the
-    tests directories are not packages), for its helpers only: its tests stay its own."""
-    path = Path(__file__).with_name("test_kingdom_builder_vs_baseline.py")
-    spec = importlib.util.spec_from_file_location("_kingdom_builder_differential_helpers", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-base = _load_base_test()
+base = load_base_test("kingdom_builder")
 baseline = base.baseline            # benchmarks/kingdom_builder_baseline.py, as `regnum bench` loads it
 
 

@@ -15,9 +15,7 @@ game leaves the base game's; and ``bench_game(..., variant=...)`` must give
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
@@ -25,22 +23,17 @@ import regnum
 from regnum import Move
 from regnum.agents import play_random_game
 
+from base_tests import load_base_test   # tests/differential is on the path of its tests
+
 VARIANT = "permanent_nobles"
 MOVE_BOUND = 3_000
 SEEDS = 40
 
 
-def _load_by_path(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # The base game's differential test, loaded by path under another name (its tests are not
 # collected from here) for its baseline module; its snapshot refuses two Nobles in a region,
 # so the variant's snapshot and driver below are compact copies of its own.
-base_test = _load_by_path("_kings_road_differential_base", Path(__file__).with_name("test_kings_road_vs_baseline.py"))
+base_test = load_base_test("kings_road")
 baseline = base_test.baseline
 REGIONS = baseline.REGIONS
 

@@ -17,9 +17,7 @@ the base game's, and ``bench_game(..., variant="recruit")`` must give ``play_ran
 """
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
@@ -27,19 +25,14 @@ import regnum
 from regnum.agents import play_random_game
 from regnum.testing import Scenario
 
+from base_tests import load_base_test   # tests/differential is on the path of its tests
+
 VARIANT = "recruit"
-
-
-def _load_by_path(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # The base game's differential test, loaded by path under another name (its tests are not
 # collected from here): its baseline module, move encoding, snapshots and rare-move driver.
-kk = _load_by_path("_kings_kilt_differential_base", Path(__file__).with_name("test_kings_kilt_vs_baseline.py"))
+kk = load_base_test("kings_kilt")
 kk.PARAMS["recruit"] = ()                # this copy's encoding also knows the variant's action
 baseline = kk.baseline
 MOVE_BOUND = kk.MOVE_BOUND
