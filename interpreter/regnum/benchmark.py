@@ -26,7 +26,8 @@ The random policy
     interpreter's order of legal moves; a game stops when over or after ``max_moves`` moves.
     A baseline must reproduce it (see :func:`load_baseline`), and the games are compared: per
     seed, the number of moves and the final scores of both sides must be equal
-    (``same_games``), in every round.
+    (``same_games``), in every round. A variant is compared with its base game's baseline
+    when that one plays it (:func:`baseline_for`).
 
 Load, copy and memory (:func:`load_times`, :func:`copy_cost`, :func:`peak_memory`)
     Cold load = CPU time of the first ``regnum.load`` in a fresh ``python -c`` subprocess
@@ -60,10 +61,10 @@ from .diskcache import CACHE_ENV
 __all__ = [
     "BenchResult",
     "BaselineError",
+    "baseline_for",
     "bench_ruleset",
     "clamp_players",
     "copy_cost",
-    "baseline_for",
     "load_baseline",
     "load_times",
     "machine_info",
@@ -476,4 +477,3 @@ def baseline_for(name: str, rules, path: Path | None = None):
     if base is None or variant not in getattr(base, "VARIANTS", ()) or not callable(getattr(base, "bench_game", None)):
         return None
     return VariantBaseline(base, variant)
-
