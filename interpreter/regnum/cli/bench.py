@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 FOOTNOTE = ("Medians of {rounds} rounds, CPU time (time.process_time), one process. Each round plays the same "
             "seeds on both sides, interleaved (odd rounds regnum first, even rounds the baseline first), after "
             "a warm-up game. Both play regnum's random policy (one seeded RNG per seat, as `regnum simulate`). "
-            "ratio = regnum games/s ÷ hand-written Python games/s (benchmarks/<ruleset>_baseline.py); same = "
-            "every seed gave equal move counts and final scores on both sides.")
+            "ratio = regnum games/s ÷ hand-written Python games/s (benchmarks/<ruleset>_baseline.py; for a "
+            "variant, its base game's playing it); same = every seed gave equal move counts and final scores on "
+            "both sides.")
 COVERAGE_NOTE = (" counted = regnum again, counting the rules each move reaches (as `regnum fuzz` plays; the first "
                  "regnum side counts none, as `regnum simulate`), a third side in every round, each side first in "
                  "turn; cost = regnum games/s ÷ counted games/s.")
