@@ -21,13 +21,11 @@ import random
 import pytest
 
 import regnum
-from regnum import Move
 from regnum.agents import play_random_game
 
 from base_tests import load_base_test   # tests/differential is on the path of its tests
 
 VARIANT = "harsh_tournament"
-MOVE_BOUND = 1_000
 
 
 base = load_base_test("kings_gate")
@@ -56,52 +54,19 @@ def test_the_baseline_names_the_variant(rules):
         KingsGate(4, variant="no_such_variant")
 
 
-def tournament_losses(b, scored_before: int, number: int):
-    """The points each player won at the Tournament Field when the move just played scored it
-    (the last of the ranking: 0 minus the loss), else None."""
-    if number == TOURNAMENT_FIELD and len(b.won[0]) > scored_before:
-        return [w[-1] for w in b.won]
+def tournament_losses(b):
+    """The points each player won at the Tournament Field (the last of the ranking: 0 minus
+    the loss), once the baseline scored it, else None."""
+    if len(b.won[0]) >= TOURNAMENT_FIELD:
+        return [w[TOURNAMENT_FIELD - 1] for w in b.won]
     return None
 
 
 def play_both(rules, players: int, seed: int, drive: str) -> tuple:
     """The base test's play_both, with the variant on both sides; also returns what each
     player won at the Tournament Field ([] when it was not scored)."""
-    game = rules.new_game(players=players, seed=seed, narrate=False)
-    if drive == "baseline":
-        state = game.state
-        pieces, zones = state.pieces, state.zones
-        value = base._value
-        b = KingsGate(players,
-                      stacks=[[value(pieces[i]) for i in zones[f"stack#{p}"]] for p in range(players)],
-                      hands=[[value(pieces[i]) for i in zones[f"hand#{p}"]] for p in range(players)],
-                      start_player=state.vars["start_player"], variant=VARIANT)
-    else:
-        b = KingsGate(players, seed=seed, variant=VARIANT)
-    rng = random.Random(seed)
-    history: list = []
-    tournament: list = []
-    base.assert_same(game, b, history)
-    while not game.is_over and len(history) < MOVE_BOUND:
-        (p,) = game.to_move
-        if drive == "baseline":
-            action, args = b.move_args(b.legal_moves()[rng.randrange(len(b.legal_moves()))])
-        else:
-            zones = game.state.zones
-            moves = [(m.action, m.args) for m in game.legal_moves(p)]
-            number = game.state.pieces[game.state.vars["current"]]["number"]
-            action, args = base.pick(rng, drive, moves, number, lambda c: bool(zones.get(f"place#{c}")),
-                                     history[-1] if history else None)
-        number, scored = b.current, len(b.won[0])
-        game.play(Move(p, action, args))
-        b.play(KingsGate.move_of(action, args))
-        history.append((p, action, args))
-        base.assert_same(game, b, history)
-        tournament = tournament_losses(b, scored, number) or tournament
-    assert game.is_over and b.is_over, "the game did not end within the move bound"
-    assert game.winners == b.winners
-    assert game.scores == b.scores
-    return game, b, history, tournament
+    game, b, history = base.play_both(rules, players, seed, drive, variant=VARIANT)
+    return game, b, history, tournament_losses(b) or []
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -141,9 +106,8 @@ def replay_on_baseline(players: int, seed: int, drive: str) -> list:
         moves = [b.move_args(m) for m in b.legal_moves()]
         action, args = base.pick(rng, drive, moves, b.current, lambda c: baseline.cell_of(c) in b.place, last)
         last = (b.player, action, args)
-        number, scored = b.current, len(b.won[0])
         b.play(KingsGate.move_of(action, args))
-        losses = tournament_losses(b, scored, number)
+        losses = tournament_losses(b)
         if losses is not None:
             return losses
     return []

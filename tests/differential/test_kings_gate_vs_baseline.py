@@ -113,15 +113,15 @@ def snapshot_baseline(b) -> dict:
     }
 
 
-def baseline_from_interpreter(game):
+def baseline_from_interpreter(game, variant=None):
     """A baseline game with the interpreter's setup read back from its state: each stack (in
-    order) and hand, and the start player."""
+    order) and hand, and the start player; ``variant`` as the baseline names it."""
     state = game.state
     pieces, zones = state.pieces, state.zones
     n = game.players
     return KingsGate(n, stacks=[[_value(pieces[i]) for i in zones[f"stack#{p}"]] for p in range(n)],
                      hands=[[_value(pieces[i]) for i in zones[f"hand#{p}"]] for p in range(n)],
-                     start_player=state.vars["start_player"])
+                     start_player=state.vars["start_player"], variant=variant)
 
 
 def assert_same(game, b, history) -> None:
@@ -182,12 +182,14 @@ def pick(rng: random.Random, drive: str, moves: list, number: int, occupied, las
     return moves[rng.randrange(len(moves))]
 
 
-def play_both(rules, players: int, seed: int, drive: str, options=None) -> tuple:
+def play_both(rules, players: int, seed: int, drive: str, options=None, variant=None) -> tuple:
+    """Play ``rules`` (a variant's, with the baseline's ``variant``) on both sides with the same
+    moves, chosen by ``drive``, comparing everything after every move."""
     game = rules.new_game(players=players, seed=seed, narrate=False, options=options)
     if drive == "baseline":
-        b = baseline_from_interpreter(game)
+        b = baseline_from_interpreter(game, variant)
     else:
-        b = KingsGate(players, seed=seed, **(options or {}))
+        b = KingsGate(players, seed=seed, variant=variant, **(options or {}))
     rng = random.Random(seed)
     history: list = []
     assert_same(game, b, history)
