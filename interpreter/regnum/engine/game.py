@@ -370,7 +370,7 @@ class Game:
         if moves is None:
             actions = self.model.actions   # each Move's arguments made afresh from its tuple
             moves = self._cache[("legal", player)] = [
-                Move(player, name, decisions.move_args(actions[name], m))
+                _made_move(player, name, decisions.move_args(actions[name], m))
                 for name, found in self._flat_listed(player) for m in found]
         return moves
 
@@ -508,21 +508,31 @@ class Game:
         if move.action not in allowed:
             raise IllegalMove(move, f"'{move.action}' is not possible now; P{move.player} may "
                               f"{' or '.join(allowed)}", "flow", self._asking_at(stack))
-        chosen = None
-        for i, (name, args, _) in enumerate(self._candidates(move.player)):
-            if name == move.action and args == move.args:
-                if not _same(args, move.args):
-                    raise _not_same(move, args, self.model.actions[name])
-                chosen = self._nth_listed(move.player, i)[1]
-                break
-        if chosen is None:
+        action = self.model.actions[move.action]
+        found = self._find_listed(move.player, move.action, move.args)
+        if found is None:
             ctx = self._ctx(self._state)
-            action = self.model.actions[move.action]
             with guarded(action.span, f"while checking a move of '{move.action}'"):
                 refusal = decisions.explain(ctx, action, move)
             raise refusal
-        self._apply(_made_move(move.player, move.action,
-                               decisions.move_args(self.model.actions[move.action], chosen)), chosen)
+        chosen, args = found
+        if not _same(args, move.args):
+            raise _not_same(move, args, action)
+        self._apply(_made_move(move.player, move.action, args), chosen)
+
+    def _find_listed(self, player: int, name: str, args: dict) -> tuple | None:
+        """(the listed tuple, its arguments) of the first legal move of `player` that is action
+        `name` with arguments equal to `args` (by Python's `==`, as a dict compares), or None.
+        Read from the listing as tuples: only the moves of that action are made into
+        arguments, and no move into the env its body would run with."""
+        for listed_name, found in self._flat_listed(player):
+            if listed_name == name:
+                action = self.model.actions[listed_name]
+                for listed in found:
+                    made = decisions.move_args(action, listed)
+                    if made == args:
+                        return listed, made
+        return None
 
     def _apply(self, move: Move, listed: tuple) -> None:
         """Play `move`, whose listed tuple (decisions.move_shape) is `listed`: a native body is
@@ -676,6 +686,8 @@ class Game:
         game._move_texts = self._move_texts[:]
         if self._json_parts is not None:
             game._json_parts = (dict(self._json_parts[0]), dict(self._json_parts[1]))
+        if self._cache:
+            game._cache = _inherited(self._cache)
         return game
 
     def to_dict(self) -> dict:
@@ -745,8 +757,10 @@ class Game:
         """The environment of a legal move (its parameters' values), None for another move."""
         if not (type(move.player) is int and 0 <= move.player < self.players):
             return None
-        return next((e for name, args, e in self._candidates(move.player)
-                     if name == move.action and args == move.args), None)
+        found = self._find_listed(move.player, move.action, move.args)
+        if found is None:
+            return None
+        return decisions.move_env(self.model.actions[move.action], move.player, found[0])
 
     def is_secret(self, move: Move, viewer: int | None) -> bool:
         """Whether naming `move` (before it is played) could tell `viewer` what they may not
@@ -915,6 +929,26 @@ def _check_shape(move: Move) -> None:
             except BadValue as err:
                 raise IllegalMove(move, f"argument '{field_path(err.where)}': {err.reason}",
                                   f"move.args.{name}") from None
+
+
+def _inherited(cache: dict) -> dict:
+    """What a copy's position cache starts with, made of its original's: the copy stands in
+    the same position. A search copies a game to try a move it was handed there, and the copy
+    finds that move as handed out (the Moves, who is to move) and its listing as listed (kept,
+    as a `can` keeps one: decisions.exists), instead of listing again. The copy's own listing
+    context still reads them (Game._list), charging no steps: its peak counts them already.
+    Not who waits: it holds the original's own stacks."""
+    out = {}
+    kept = dict(cache.get("kept") or ())
+    for key, value in cache.items():
+        if type(key) is int and key < 0:   # ~seat: that seat's listing, as tuples, prefers applied
+            for name, found in value:
+                kept[~key, name] = (found, 0, True)
+        elif key == "to_move" or (type(key) is tuple and key[0] == "legal"):
+            out[key] = value
+    if kept:
+        out["kept"] = kept
+    return out
 
 
 def _made_move(player: int, action: str, args: dict) -> Move:
