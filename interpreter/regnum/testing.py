@@ -148,6 +148,7 @@ def _touched(game) -> None:
     """Forget what the game cached about the position (its legal moves, the defs' kept values)."""
     game._cache = {}
     game.state.memo = memo.EMPTY
+    game._memo_from = None   # a memo shared since a copy was of the position as it was
 
 
 def _editing(game) -> None:

@@ -13,7 +13,7 @@ from .. import rng, scoring
 from ..diagnostics import RulesetError
 from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, field_path, json_value
 from ..moves import IllegalMove, Move
-from . import decisions, observe
+from . import decisions, memo, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
@@ -90,6 +90,10 @@ class Game:
         self._prev_state: State | None = None   # the state it rebuilds, once built
         self._move_ctx: Ctx | None = None   # the contexts _apply and _listed reuse
         self._list_ctx: Ctx | None = None
+        # A memo whose indexes the state takes a copy of before its next context (Memo.copied):
+        # one this game or the game it was copied from kept, which a copy of either shares
+        # until then (see copy).
+        self._memo_from = None
         # The canonical JSON of the first moves of `_moves`, written by to_json once each: a
         # saved game holds every move, and the fuzzer writes one several times a step.
         self._move_texts: list[str] = []
@@ -187,9 +191,18 @@ class Game:
         """A context to evaluate or run in. Its bound on the state's size is the one known:
         only a move measures a game read from JSON (`_apply`, `_bound`), since only a move
         checks the size (`check_size`); `start` follows `prepared`, which knows it."""
+        if state is self._state and self._memo_from is not None:
+            self._own_memo()
         ctx = Ctx(self.model, state, self.players, self.hits, self.events, self.narrate, self.limits)
         ctx.size_bound = self._size_bound or 0
         return ctx
+
+    def _own_memo(self) -> None:
+        """Before the state's first context since a copy: its memo becomes a copy of the indexes
+        of the memo it shared (its own, or its original's), which neither game writes since."""
+        shared, self._memo_from = self._memo_from, None
+        if self._state.memo is shared or self._state.memo is memo.EMPTY:
+            self._state.memo = shared.copied()
 
     def _bound(self, state: State) -> int:
         bound = self._size_bound
@@ -204,6 +217,8 @@ class Game:
         state = self._state
         ctx = self._list_ctx
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            if self._memo_from is not None:
+                self._own_memo()
             ctx = self._list_ctx = Ctx(self.model, state, self.players, self.hits, self.events,
                                        self.narrate, self.limits)
         # A listing stores nothing and never checks the state's size: its context needs no
@@ -555,6 +570,8 @@ class Game:
         hits: dict | None = {} if self.hits is not None else None
         ctx = self._move_ctx
         if ctx is None or ctx.state is not state or ctx.limits is not self.limits:
+            if self._memo_from is not None:
+                self._own_memo()
             ctx = self._move_ctx = Ctx(self.model, state, self.players, hits, events, self.narrate,
                                        self.limits)
         # Else the context the last move left, which succeeded (a failed one drops it): it
@@ -688,6 +705,14 @@ class Game:
             game._json_parts = (dict(self._json_parts[0]), dict(self._json_parts[1]))
         if self._cache:
             game._cache = _inherited(self._cache)
+        # The indexes of the state's kept values hold in the copy too, and cost a search of the
+        # whole board to make again: the copy takes a copy of them at its first context, of
+        # this game's memo, which this game no longer writes either (it takes a copy too).
+        if self._memo_from is not None:   # not taken yet: the copy shares the same
+            game._memo_from = self._memo_from
+        elif self._state.memo.indexes:
+            game._memo_from = self._memo_from = self._state.memo
+            self._move_ctx = self._list_ctx = None
         return game
 
     def to_dict(self) -> dict:

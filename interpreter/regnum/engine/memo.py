@@ -38,7 +38,10 @@ class Memo:
         # number -> Indexed, or None: refused for this state (see where); (_MET, number) ->
         # True: a count made once without the index (refused_apart)
         self.indexes: dict = {}
-        self.watched: dict = {}   # zone key -> the (Indexed, cell) whose value read it
+        # zone key -> the (index number, cell) whose value read it: a list that may be shared
+        # with a copy's memo (copied), so only ever added to, and by either (a cell listed
+        # that its index does not watch is judged again for nothing: never wrong)
+        self.watched: dict = {}
 
     def forget(self) -> None:
         """Everything kept goes (memory stays bounded, however long the game)."""
@@ -47,6 +50,21 @@ class Memo:
         self.indexes.clear()
         self.watched.clear()
         self.size = 0
+
+    def copied(self) -> "Memo":
+        """The indexes of this memo, for a copy of its state (which stands in the same
+        position): every cell as judged, the counts and lines kept, the zones their judging
+        read listed so that an effect on one drops what it undoes. No kept value: a copy
+        keeps none (most would be dropped before they are met again), only what costs a
+        search of the whole board to make again."""
+        memo = Memo()
+        memo.indexes = {number: index.copied() if type(index) is Indexed else index
+                        for number, index in self.indexes.items()}
+        memo.watched = dict(self.watched)
+        # Listed, so that an effect on one calls drop (runtime.py); no value read it (keep).
+        memo.readers = defaultdict(list, dict.fromkeys(self.watched, _NO_KEYS))
+        memo.size = len(self.watched)
+        return memo
 
     def keep(self, key, value, steps: int, reads: list) -> None:
         if type(value) not in KEPT_VALUES or len(reads) > MOST_READS:
@@ -58,7 +76,11 @@ class Memo:
         self.size += len(reads)
         readers = self.readers
         for zone in reads:
-            readers[zone].append(key)
+            keys = readers[zone]
+            if keys is _NO_KEYS:
+                readers[zone] = [key]
+            else:
+                keys.append(key)
 
     def drop(self, zone) -> None:
         """A zone changed: forget every value that read it."""
@@ -71,8 +93,11 @@ class Memo:
         if watched:
             cells = watched.pop(zone, None)
             if cells:
-                entries = self.entries
-                for index, cell in cells:
+                entries, indexes = self.entries, self.indexes
+                for number, cell in cells:
+                    index = indexes.get(number)
+                    if type(index) is not Indexed or index.dirty is None:
+                        continue   # refused, or to be judged whole
                     index.dirty.add(cell)
                     if index.around:   # the values kept from its counts around that cell
                         for other in index.adjacency.get(cell, ()):
@@ -90,10 +115,11 @@ class Indexed:
     (`any(D(n) == v for n in neighbours(B, h))`, one lookup), and for each value `full_lines` was
     asked, which straight lines from each cell are all of it; both kept as the cells change."""
 
-    __slots__ = ("values", "steps", "total", "cells", "dirty", "reads", "near", "adjacency", "around",
-                 "lines")
+    __slots__ = ("number", "values", "steps", "total", "cells", "dirty", "reads", "near", "adjacency",
+                 "around", "lines")
 
-    def __init__(self):
+    def __init__(self, number=None):
+        self.number = number     # its key in Memo.indexes (what Memo.watched names it by)
         self.values: dict = {}   # cell -> the def's value there
         self.steps: dict = {}    # cell -> the steps judging it charged
         self.total = 0           # their sum: what the search charges besides its walk
@@ -105,8 +131,26 @@ class Indexed:
         self.around: dict = {}   # cell -> keys of the values kept from the counts around it
         self.lines: dict = {}    # value -> {Lines: {cell: the directions of its full lines, as bits}}
 
+    def copied(self) -> "Indexed":
+        """This index for a copy of its state: the same cells, values, counts and lines, in
+        containers of its own (the board's adjacency and lines are shared: nothing changes
+        them); no value kept from its counts (`around`), as the copy keeps none."""
+        index = Indexed(self.number)
+        index.values = dict(self.values)
+        index.steps = dict(self.steps)
+        index.total = self.total
+        index.cells = {value: set(cells) for value, cells in self.cells.items()}
+        index.dirty = None if self.dirty is None else set(self.dirty)
+        index.reads = dict(self.reads)   # a cell judged again gets a new list
+        index.near = {value: dict(counts) for value, counts in self.near.items()}
+        index.adjacency = self.adjacency
+        index.lines = {value: {straight: dict(full) for straight, full in kept.items()}
+                       for value, kept in self.lines.items()}
+        return index
+
 
 _UNSET = object()   # a cell not judged before
+_NO_KEYS = ()   # in Memo.readers: a zone an index's judging read and no value kept read
 
 
 class _Refused(Exception):
@@ -131,7 +175,7 @@ def _fresh(c, number: int, body, cells: list) -> Indexed | None:
     if index is None:
         return None
     if index is EMPTY:
-        index = indexes[number] = Indexed()
+        index = indexes[number] = Indexed(number)
     todo = index.dirty
     if todo is None or todo:
         index.dirty = set()
@@ -563,9 +607,9 @@ def _judge(c, memo: Memo, index: Indexed, body, cells) -> None:
             readers[zone]   # listed: an effect on it calls drop (runtime.py)
             entry = watched.get(zone)
             if entry is None:
-                watched[zone] = [(index, cell)]
+                watched[zone] = [(index.number, cell)]
             else:
-                entry.append((index, cell))
+                entry.append((index.number, cell))
         memo.size += len(reads)
 
 

@@ -341,6 +341,7 @@ def _with_secrets_changed(game, seat, hidden: set[int]):
             for frame in thread["stack"]:
                 frame[2] = {k: (v if k.startswith("$") else _MARK) for k, v in frame[2].items()}
     other._cache = {}
+    other._memo_from = None   # kept values of the position before its secrets changed
     return other
 
 
