@@ -78,42 +78,59 @@ FIGURES = ("api move", "copy", "child")
 
 
 def _round(checkout: Path, cache: Path, ruleset: str, games: int) -> dict:
+    """One side's figures for one round, measured in a process of its own."""
     env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
                PYTHONHASHSEED="0")
     out = subprocess.run([sys.executable, "-c", _TIMER, ruleset, str(games)], env=env,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit((out.stderr.strip().splitlines() or ["the side failed"])[-1])
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkouts", nargs="+", type=Path, help="one or two checkouts of regnum, then the ruleset")
+    parser.add_argument("checkouts", nargs="+", type=Path,
+                        help="a checkout of regnum, or two (before, after), then the ruleset")
     parser.add_argument("--games", type=int, default=20, help="games per round and side (default 20)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     args = parser.parse_args(argv)
-    *checkouts, ruleset = [str(c) for c in args.checkouts]
-    if not 1 <= len(checkouts) <= 2:
-        parser.error("give one or two checkouts, then a ruleset")
-    sides = [Path(c).resolve() for c in checkouts]
-    caches = [Path(tempfile.mkdtemp(prefix="regnum-search-")) for _ in sides]
-    figures: list[dict] = [{name: [] for name in FIGURES} for _ in sides]
-    for r in range(args.rounds):
-        digests = set()
-        for i in (range(len(sides)) if r % 2 == 0 else reversed(range(len(sides)))):
-            found = _round(sides[i], caches[i], ruleset, args.games)
-            digests.add(found["digest"])
-            for name in FIGURES:
-                figures[i][name].append(found[name])
-        if len(digests) != 1:
-            print(f"round {r + 1}: the checkouts played other games: not compared", file=sys.stderr)
-            return 1
+    *checkouts, ruleset = args.checkouts
+    if len(checkouts) not in (1, 2):
+        parser.error("give one checkout or two, then a ruleset")
+    names = ["before", "after"] if len(checkouts) == 2 else ["this"]
+    sides = {name: checkout.resolve() for name, checkout in zip(names, checkouts)}
+    for name, checkout in sides.items():
+        if not (checkout / "interpreter" / "regnum").is_dir():
+            print(f"{name}: {checkout} is not a checkout of regnum (no interpreter/regnum)", file=sys.stderr)
+            return 2
+    figures = {name: {figure: [] for figure in FIGURES} for name in sides}
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            caches = {name: Path(folder) / name for name in sides}
+            for cache in caches.values():
+                cache.mkdir(mode=0o700)
+            for r in range(args.rounds):
+                digests = {}
+                for name in (names if r % 2 == 0 else list(reversed(names))):
+                    found = _round(sides[name], caches[name], str(ruleset), args.games)
+                    digests[name] = found["digest"]
+                    for figure in FIGURES:
+                        figures[name][figure].append(found[figure])
+                if len(set(digests.values())) > 1:
+                    print(f"round {r + 1}: the two sides played other games (final states differ): "
+                          "not compared", file=sys.stderr)
+                    return 1
+    except SystemExit as stop:
+        print(stop.code, file=sys.stderr)
+        return 1
     print(f"{ruleset}: medians of {args.rounds} rounds of {args.games} four-player games, "
-          f"µs of CPU per position")
-    for name in FIGURES:
-        values = [statistics.median(f[name]) for f in figures]
-        line = f"  {name:9s} " + "  ".join(f"{side.name or side}: {v:8.2f}" for side, v in zip(sides, values))
+          "µs of CPU per position")
+    for figure in FIGURES:
+        values = {name: statistics.median(figures[name][figure]) for name in sides}
+        line = f"  {figure:<9} " + ", ".join(f"{name} {value:.2f}" for name, value in values.items())
         if len(values) == 2:
-            line += f"   ratio {values[1] / values[0]:.3f}"
+            line += f": after/before = {values['after'] / values['before']:.3f}"
         print(line)
     return 0
 
