@@ -242,3 +242,16 @@ def test_a_memo_copied_lists_every_zone_its_indexes_read(loaded):
     assert made.readers[zone] == [("a key",)] and shared.readers.get(zone) != [("a key",)]
     made.drop(zone)
     assert ("a key",) not in made.entries
+
+
+def test_the_last_moves_journal_is_made_whole_once_however_often_the_game_is_copied(kings_road):
+    game = kings_road.new_game(players=4, seed=3)
+    while game.state.flow["threads"] is None or game.move_count < 2:
+        game.play(game.legal_moves(game.to_move[0])[0])
+    before = game._previous().to_dict()
+    first = game.copy()
+    threads = game._last.threads
+    second = game.copy()
+    assert game._last.threads is threads   # its own copies of the stacks, made by the first copy
+    for other in (game, first, second):
+        assert other._previous().to_dict() == before

@@ -268,6 +268,10 @@ def undo_cell(s: State, board: str) -> None:
     s.grids[board]["cells"].pop()
 
 
+# Journal.found of a journal whose threads' stacks are its own copies (freeze).
+_FROZEN = object()
+
+
 class Journal:
     """How to undo one move: the scalars and the flow's shape as they were before it, and the
     undo entries of its writes, in order. The flow's frames are copied on write by the VM
@@ -325,10 +329,12 @@ class Journal:
 
     def freeze(self) -> None:
         """Copy every thread's stack now (the journal no longer refers to the flow's lists):
-        before another game shares the journal, whose flow goes on without this one's."""
-        if self.threads is not None:
+        before another game shares the journal, whose flow goes on without this one's. Once:
+        a search copies the same game again and again."""
+        if self.threads is not None and self.found is not _FROZEN:
             self.threads = [{"player": p, "stack": stack[:]} for p, stack in self._stacks()]
-            self.stack = self.found = self.kept = None
+            self.stack = self.kept = None
+            self.found = _FROZEN   # (read only with a stack)
 
     def frame_ids(self) -> set:
         """The ids of the frames the flow held when the move began (the VM copies one before
