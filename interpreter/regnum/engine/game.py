@@ -538,8 +538,8 @@ class Game:
     def _find_listed(self, player: int, name: str, args: dict) -> tuple | None:
         """(the listed tuple, its arguments) of the first legal move of `player` that is action
         `name` with arguments equal to `args` (by Python's `==`, as a dict compares), or None.
-        Read from the listing as tuples: only the moves of that action are made into
-        arguments, and no move into the env its body would run with."""
+        Read from the listing as tuples, for a move played once: only the moves of that action
+        are made into arguments, and no move into the env its body would run with."""
         for listed_name, found in self._flat_listed(player):
             if listed_name == name:
                 action = self.model.actions[listed_name]
@@ -782,10 +782,10 @@ class Game:
         """The environment of a legal move (its parameters' values), None for another move."""
         if not (type(move.player) is int and 0 <= move.player < self.players):
             return None
-        found = self._find_listed(move.player, move.action, move.args)
-        if found is None:
-            return None
-        return decisions.move_env(self.model.actions[move.action], move.player, found[0])
+        # The (action, args, env) of every legal move, made once per position: describing every
+        # legal move (`regnum play`) asks for each one's.
+        return next((e for name, args, e in self._candidates(move.player)
+                     if name == move.action and args == move.args), None)
 
     def is_secret(self, move: Move, viewer: int | None) -> bool:
         """Whether naming `move` (before it is played) could tell `viewer` what they may not
