@@ -255,3 +255,16 @@ def test_the_last_moves_journal_is_made_whole_once_however_often_the_game_is_cop
     assert game._last.threads is threads   # its own copies of the stacks, made by the first copy
     for other in (game, first, second):
         assert other._previous().to_dict() == before
+
+
+def test_a_copy_of_a_copy_shares_the_same_memo_until_each_takes_its_own(loaded):
+    game = _mid_game(loaded["kingdom_builder"], 6)
+    shared = game.state.memo
+    child = game.copy()
+    grandchild = child.copy()   # before the child's first context: the same memo, not the child's EMPTY
+    assert child._memo_from is shared and grandchild._memo_from is shared
+    for n, other in enumerate((grandchild, game, child)):
+        fresh = _knowing_nothing(other)
+        assert _play_on(other, random.Random(n), 15) == _play_on(fresh, random.Random(n), 15)
+        assert other.to_json() == fresh.to_json() and _offered(other) == _offered(fresh)
+        assert other.state.memo is not shared and other._memo_from is None
