@@ -53,7 +53,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .engine import memo
 
 __all__ = [
     "assert_invariants", "place", "set_fields", "set_var", "set_player_var", "set_table", "set_fired", "restart_flow",
@@ -146,9 +145,7 @@ def _matching(game, key: str, n: int | None, where: PieceFilter | None) -> list[
 
 def _touched(game) -> None:
     """Forget what the game cached about the position (its legal moves, the defs' kept values)."""
-    game._cache = {}
-    game.state.memo = memo.EMPTY
-    game._memo_from = None   # a memo shared since a copy was of the position as it was
+    game._edited()
 
 
 def _editing(game) -> None:

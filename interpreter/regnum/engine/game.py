@@ -197,6 +197,14 @@ class Game:
         ctx.size_bound = self._size_bound or 0
         return ctx
 
+    def _edited(self) -> None:
+        """The state was edited in place, not by a move (regnum.testing, the fuzzer's copy with
+        its secrets changed): forget what the game knew of the position — the listings and
+        moves handed out, the kept values, and a memo it shares since a copy."""
+        self._cache = {}
+        self._state.memo = memo.EMPTY
+        self._memo_from = None
+
     def _own_memo(self) -> None:
         """Before the state's first context since a copy: its memo becomes a copy of the indexes
         of the memo it shared (its own, or its original's), which neither game writes since."""

@@ -340,8 +340,7 @@ def _with_secrets_changed(game, seat, hidden: set[int]):
                 continue
             for frame in thread["stack"]:
                 frame[2] = {k: (v if k.startswith("$") else _MARK) for k, v in frame[2].items()}
-    other._cache = {}
-    other._memo_from = None   # kept values of the position before its secrets changed
+    other._edited()
     return other
 
 
