@@ -8,6 +8,7 @@ is kept: `previous(…)` in an invariant reads the state it rebuilds.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from .. import rng, scoring
 from ..diagnostics import RulesetError
@@ -16,6 +17,7 @@ from ..moves import IllegalMove, Move
 from . import decisions, memo, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
+from .checkpoint import UNJOURNALED, Checkpoint
 from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
 from .state import string_text as _string_text
 
@@ -86,8 +88,11 @@ class Game:
         # The journal of the last move accepted (None: no move yet, or loaded from JSON), from
         # which check_invariants rebuilds the state before it for `previous(…)`. Never changed
         # after the move, so copies of the game share it.
-        self._last: Journal | None = None
+        self._last: Journal | Checkpoint | None = None
         self._prev_state: State | None = None   # the state it rebuilds, once built
+        # During a playout nobody sees between moves (Game._unjournaled): the state it began
+        # from, which undoes a failed move instead of a journal (engine/checkpoint.py).
+        self._checkpoint: Checkpoint | None = None
         self._move_ctx: Ctx | None = None   # the contexts _apply and _listed reuse
         self._list_ctx: Ctx | None = None
         # A memo whose indexes the state takes a copy of before its next context (Memo.copied):
@@ -571,7 +576,14 @@ class Game:
         threads = flow["threads"]
         # Every stack of the flow waits, one seat each: the main stack, or every thread.
         every = threads is None or len(seats) == len(threads)
-        journal = Journal(state, stack)
+        checkpoint = self._checkpoint
+        if checkpoint is None:
+            journal = Journal(state, stack)
+            undo = journal.entries
+        else:   # a playout nobody sees between moves: a fault is undone by the checkpoint
+            journal = UNJOURNALED
+            undo = checkpoint.writes
+            undo.clear()
         events = self.events
         events_before = len(events)
         # What this move counts, added to self.hits once it succeeded (None: no coverage).
@@ -592,13 +604,18 @@ class Game:
         ctx.last_ranking = None
         if ctx.fired or ctx.deferred:   # never after a move that succeeded, as things stand
             ctx.fired, ctx.deferred = [], []
-        ctx.undo = journal.entries
+        ctx.undo = undo
         ctx.frames = journal
         try:
             frame = stack[-1]
-            local = dict(frame[2])   # the frame, copied on write as run_stack does
-            del local["$asked"], local["$actions"]
-            stack[-1] = [frame[0], frame[1] + 1, local]
+            if checkpoint is None:
+                local = dict(frame[2])   # the frame, copied on write as run_stack does
+                del local["$asked"], local["$actions"]
+                stack[-1] = [frame[0], frame[1] + 1, local]
+            else:   # no journal holds it
+                local = frame[2]
+                del local["$asked"], local["$actions"]
+                frame[1] += 1
             action = self.model.actions[move.action]
             ctx.stack = stack
             ctx.move_base = len(stack)   # the action's frame goes here; `after the move` triggers under it
@@ -629,12 +646,19 @@ class Game:
         except BaseException:
             ctx.undo = ctx.frames = None
             self._move_ctx = None   # whatever the failure left in it
-            journal.rollback(state)
+            if checkpoint is None:
+                journal.rollback(state)
+            else:
+                checkpoint.restore(self)
             del events[events_before:]
             cache.pop("waiting", None)   # the main stack is a new list (the moves listed stand)
             raise
         # The journal is the move's: nothing may write to it now (the context is used by moves only).
-        ctx.undo = ctx.frames = journal.frames = None   # what is kept is what previous(…) needs
+        ctx.undo = ctx.frames = None
+        if checkpoint is None:
+            journal.frames = None   # what is kept is what previous(…) needs
+        else:
+            journal = checkpoint   # which rebuilds the state before the move
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
@@ -672,7 +696,7 @@ class Game:
         else:
             self._cache = {}
         if ctx.kept is not None:
-            self._keep_listings(ctx, len(journal.entries))
+            self._keep_listings(ctx, len(undo))
 
     def _keep_listings(self, ctx: Ctx, written: int) -> None:
         """The listings a `can` made whole during the move that ended (decisions.exists), kept
@@ -692,6 +716,17 @@ class Game:
                 name, pc, _ = candidate[-1]
                 return str(self.model.codes[name].spans[pc])
         return str(self.model.codes["flow"].span)
+
+    @contextmanager
+    def _unjournaled(self):
+        """The moves made within journal nothing: a fault is undone, and `previous(…)` after
+        rebuilt, from the state the run began from (engine/checkpoint.py). For a playout
+        nobody sees between two moves: play_random_game without `after_move`."""
+        self._checkpoint = Checkpoint(self)
+        try:
+            yield
+        finally:
+            self._checkpoint = None
 
     def play_many(self, moves) -> None:
         for move in moves:
@@ -886,9 +921,11 @@ class Game:
         return out
 
     def _previous(self) -> State:
-        """The state before the last move accepted, rebuilt from its journal (once)."""
+        """The state before the last move accepted, rebuilt from its journal, or played again
+        from its checkpoint (once)."""
         if self._prev_state is None:
-            self._prev_state = self._last.before(self._state)
+            last = self._last
+            self._prev_state = last.before_last(self) if type(last) is Checkpoint else last.before(self._state)
         return self._prev_state
 
     def _keep_previous(self) -> None:
