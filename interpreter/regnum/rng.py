@@ -31,8 +31,20 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(state: int, items: list) -> int:
-    """Fisher–Yates in place; returns the new generator state."""
+    """Fisher–Yates in place; returns the new generator state. Each draw is `below(state, i + 1)`,
+    written out: a shuffle is most of the draws of a setup, and two calls a card were a third
+    of a shuffle (tests/unit/test_rng.py compares it with the draws made one by one)."""
+    mask = _MASK
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:   # next_u64, until a draw below the limit
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
         items[i], items[j] = items[j], items[i]
     return state
