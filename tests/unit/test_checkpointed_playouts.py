@@ -167,7 +167,7 @@ def test_a_fault_at_any_write_leaves_the_game_as_the_journaled_one(rulesets, nam
             reference.play(err.move)
             assert game.to_json() == reference.to_json() and game.events == reference.events
         armed["at"] = None
-    assert faults >= 4
+    assert faults == 6   # every game met the fault before it ended
 
 
 @pytest.mark.parametrize("where", ["end", "advance"])

@@ -3,7 +3,8 @@
 A move changes the state in place and journals every write (state.Journal); when
 any part of the step fails the journal undoes it, so a refused move — or a ruleset
 failure — leaves the game exactly as it was. The journal of the last move accepted
-is kept: `previous(…)` in an invariant reads the state it rebuilds.
+is kept: `previous(…)` in an invariant reads the state it rebuilds. A playout nobody sees
+between moves journals nothing: its checkpoint does both (checkpoint.py).
 """
 from __future__ import annotations
 
