@@ -105,7 +105,12 @@ def test_no_checkpoint_outlives_the_playout(kings_road, monkeypatch):
     games.clear()
     with pytest.raises(LimitExceeded):
         play_random_game(kings_road, 4, 4, coverage=False, started=games.append)
+    monkeypatch.undo()
+    # The first move failed: the game is as it started (nothing to play again).
     assert games[0]._checkpoint is None and games[0].move_count == 0
+    started = kings_road.new_game(players=4, seed=4, narrate=False, coverage=False)
+    assert games[0].to_json() == started.to_json() and games[0].to_move == started.to_move
+    assert games[0]._last is None   # no move accepted: previous(…) reads the present state
 
 
 def _replayed(rules, game, moves=None):
