@@ -1,7 +1,8 @@
 """A run of games (simulate, fuzz, bench, any serial run of backends) freezes what was alive
 when it began out of the cyclic collector's walks, and unfreezes it after: nothing stays
 frozen once the run is over, however it ends, and a run within a run leaves the freezing to
-the outer one."""
+the outer one. Within a run the collector waits for more new objects (heap.YOUNG) before it
+walks the youngest; its thresholds are put back after."""
 from __future__ import annotations
 
 import gc
@@ -32,6 +33,35 @@ def test_a_run_freezes_what_was_alive_and_unfreezes_it_after():
             assert gc.get_freeze_count() == frozen
         assert gc.get_freeze_count() == frozen
     assert gc.get_freeze_count() == 0
+
+
+def test_a_run_waits_for_more_new_objects_and_puts_the_thresholds_back():
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(900, 11, 12)
+        with heap.frozen_for_run():
+            assert gc.get_threshold() == (heap.YOUNG, 11, 12)
+            with heap.frozen_for_run():   # within: the outer run's
+                assert gc.get_threshold() == (heap.YOUNG, 11, 12)
+            assert gc.get_threshold() == (heap.YOUNG, 11, 12)
+        assert gc.get_threshold() == (900, 11, 12)
+        with pytest.raises(ZeroDivisionError):
+            with heap.frozen_for_run():
+                1 // 0
+        assert gc.get_threshold() == (900, 11, 12)
+        gc.set_threshold(100_000, 11, 12)   # a program's own larger threshold is kept
+        with heap.frozen_for_run():
+            assert gc.get_threshold() == (100_000, 11, 12)
+        assert gc.get_threshold() == (100_000, 11, 12)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_switched_off_a_run_leaves_the_thresholds(monkeypatch):
+    monkeypatch.setattr(heap, "FREEZE", False)
+    before = gc.get_threshold()
+    with heap.frozen_for_run():
+        assert gc.get_threshold() == before
 
 
 def test_a_run_that_fails_unfreezes_too():
