@@ -387,8 +387,35 @@ class _Compiler:
         if body in stmts.native.allowed:
             stmts.native.compile(body, decl, [decl.piece_var] + ([decl.index_var] if decl.index_var else []),
                                  scope)
+        known = {} if decl.cond is not None and self._of_the_zone_alone(decl.cond, decl) else None
         return Trigger(decl.name, decl.zone, decl.piece_var, decl.index_var, cond, body, decl.span, decl.event,
-                       decl.once, decl.after_move)
+                       decl.once, decl.after_move, known)
+
+    def _of_the_zone_alone(self, node, decl: ast.TriggerDecl) -> bool:
+        """Whether a trigger's condition reads nothing but its zone's index and constants
+        (`where s.row == noble_row`): it then holds or not for a zone whatever the piece and the
+        state, and the engine judges it once a zone (Trigger.known). Literals, the index, its
+        row and column, constants and enum members, joined by operators; anything else (the
+        piece, a variable, a call) may read the state."""
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+            return True
+        if isinstance(node, ast.Name):
+            if node.name == decl.piece_var:
+                return False
+            return node.name == decl.index_var or self.p.get(node.name, "const") is not None \
+                or (node.name in self.p.enum_members and self.p.get(node.name) is None)
+        if isinstance(node, ast.Attribute):
+            return isinstance(node.obj, ast.Name) and node.obj.name == decl.index_var \
+                and decl.index_var != decl.piece_var and node.name in ("row", "col")
+        if isinstance(node, ast.Unary):
+            return self._of_the_zone_alone(node.operand, decl)
+        if isinstance(node, ast.Binary):
+            return self._of_the_zone_alone(node.left, decl) and self._of_the_zone_alone(node.right, decl)
+        if isinstance(node, ast.IfExpr):
+            return all(self._of_the_zone_alone(n, decl) for n in (node.cond, node.then, node.otherwise))
+        if isinstance(node, ast.ListLit):
+            return all(self._of_the_zone_alone(n, decl) for n in node.items)
+        return False
 
     def _policies(self, chain, scope, owner: str, var: str, seen: frozenset = frozenset()) -> tuple[list, tuple]:
         """Keys [(order, fn, hit)] and the block policy (name, hit) of a chain; each hit is the

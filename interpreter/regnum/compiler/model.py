@@ -222,6 +222,9 @@ class Trigger:
     event: str = "enters"      # enters | leaves
     once: bool = False         # fires at most once a game (State.once)
     after_move: bool = False   # runs when the move's action is over (Ctx.deferred)
+    # A condition of the zone's index and constants alone: zone key -> whether it holds there,
+    # judged at the first piece into (or out of) that zone (Ctx._fire); None for any other.
+    known: dict | None = None
 
 
 @dataclass

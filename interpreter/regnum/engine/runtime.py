@@ -544,12 +544,20 @@ class Ctx:
         for trig in triggers.get(family, ()):
             if trig.once and trig.name in self.state.once:
                 continue   # spent: fires at most once a game, so its condition is not judged again
+            known = trig.known
+            holds = known.get(key) if known is not None else None
+            if holds is False:   # a condition of the zone alone, judged false there before
+                continue
             env = {trig.piece_var: piece}
             if trig.index_var:
                 if index is _ABSENT:
                     index = self.model.zones[family].index_of[key]
                 env[trig.index_var] = index
-            if trig.cond is None or trig.cond(self, env):
+            if holds is None:
+                holds = trig.cond is None or trig.cond(self, env)
+                if known is not None and len(known) < MOST_KNOWN_ZONES:
+                    known[key] = bool(holds)
+            if holds:
                 if trig.once:
                     state = self.state
                     state.once = state.once + (trig.name,)
@@ -565,6 +573,11 @@ def _exists():
 
 
 _EXISTS = None
+
+
+# The zones a trigger whose condition reads only its zone keeps its answer for (Trigger.known):
+# past it, the condition is judged at every piece, as any other (an open grid grows).
+MOST_KNOWN_ZONES = 10_000
 
 
 def _where(ctx: Ctx, err: BaseException, default):
