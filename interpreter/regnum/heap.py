@@ -30,7 +30,8 @@ _threshold = None   # the collector's thresholds before the outer run
 
 @contextmanager
 def frozen_for_run():
-    """Within: the objects alive when it began are frozen out of the collector's walks."""
+    """Within: the objects alive when it began are frozen out of the collector's walks, and
+    the youngest objects are walked every YOUNG new ones."""
     global _depth, _threshold
     if not FREEZE:
         yield
