@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the core imports nothing from here, but keep this module import-light
     from regnum import Game, Move, Ruleset
 
-__all__ = ["RandomAgent", "StuckGame", "moves_of", "play_random_game", "playout", "random_picks", "seat_seed"]
+__all__ = ["RandomAgent", "StuckGame", "moves_of", "play_random_game", "playout", "random_picks", "random_rollout",
+           "seat_seed"]
 
 
 class StuckGame(RuntimeError):
@@ -88,6 +89,20 @@ def play_random_game(rules: Ruleset, players: int, seed: int, max_moves: int = 1
     for _ in playout(game, random_picks(seed, players), max_moves):
         after_move(game)
     return game
+
+
+def random_rollout(game: Game, seed: int, max_moves: int = 100_000) -> Game:
+    """A copy of ``game`` played on by a RandomAgent in every seat, seeded with ``seed`` as
+    play_random_game seeds them, until it is over or ``max_moves`` more moves were played:
+    what a search (Monte Carlo tree search, say) plays out from a position it weighs. ``game``
+    is left as it is. Nobody sees the copy between its moves, so they journal nothing
+    (engine/checkpoint.py). A fault of the rules raises, the move on it (``error.move``);
+    StuckGame as play_random_game raises it."""
+    rollout = game.copy()
+    with rollout._unjournaled():
+        for _ in playout(rollout, random_picks(seed, rollout.players), rollout.move_count + max_moves):
+            pass
+    return rollout
 
 
 def random_picks(seed: int, players: int) -> list:

@@ -8,7 +8,9 @@
   leaves the game — the very state object — as a journaled game holding the same moves,
   and the move it failed on then plays as in that game;
 - `previous(…)` after it is the state before the last move, also in a copy whose original
-  played on; no checkpoint outlives the playout.
+  played on; no checkpoint outlives the playout;
+- `random_rollout` plays a copy of a position on as the journaled playout does from there,
+  leaving the position as it was.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import pytest
 
 import regnum
 from regnum import Move
-from regnum.agents import play_random_game
+from regnum.agents import play_random_game, playout, random_picks, random_rollout
 from regnum.builtins import EvalError
 from regnum.diagnostics import LimitExceeded, RulesetError
 from regnum.engine import game as game_module
@@ -243,3 +245,50 @@ def test_a_playout_cut_short_plays_on_journaled(kings_gate):
 @pytest.fixture(scope="module")
 def kings_gate():
     return regnum.load("kings_gate")
+
+
+# ── rollouts from a position, for a search ──
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_rollout_plays_on_from_a_position_as_the_playout_does(rulesets, name, monkeypatch):
+    rules = rulesets[name]
+    players = PLAYERS.get(name, 4)
+    assert random_rollout(rules.new_game(players=players, seed=3, narrate=False), 3).to_json() == \
+        play_random_game(rules, players, 3, coverage=True).to_json()   # from the start: the random game
+    length = play_random_game(rules, players, 4, coverage=False).move_count
+    made = []
+    real = game_module.Journal
+
+    def spying(state, stack=None):
+        made.append(stack)
+        return real(state, stack)
+    for cut in (length // 3, length - 1):
+        position = play_random_game(rules, players, 4, coverage=False, max_moves=cut)
+        before = (position.to_json(), position.move_count, position.to_move, position._last)
+        for seed in (11, 12):
+            monkeypatch.setattr(game_module, "Journal", spying)
+            rollout = random_rollout(position, seed)
+            monkeypatch.undo()
+            assert made == [] and rollout.is_over and rollout._checkpoint is None
+            reference = position.copy()
+            for _ in playout(reference, random_picks(seed, players)):   # journaled
+                pass
+            assert rollout.to_json() == reference.to_json() and rollout.scores == reference.scores
+            assert (position.to_json(), position.move_count, position.to_move, position._last) == before
+    short = random_rollout(position, 11, max_moves=1)
+    assert short.move_count == position.move_count + 1
+
+
+def test_a_fault_in_a_rollout_leaves_the_position(kings_road, monkeypatch):
+    position = play_random_game(kings_road, 4, 6, coverage=False, max_moves=40)
+    before = position.to_json()
+    real = game_module.check_size
+
+    def failing(ctx, span):
+        if ctx.state.moves == 45:
+            raise LimitExceeded("injected at the end of the move", span)
+        real(ctx, span)
+    monkeypatch.setattr(game_module, "check_size", failing)
+    with pytest.raises(LimitExceeded, match="injected") as caught:
+        random_rollout(position, 2)
+    assert caught.value.move is not None and position.to_json() == before and position.move_count == 40
