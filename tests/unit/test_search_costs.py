@@ -67,3 +67,34 @@ def test_a_round_measures_the_positions_in_a_process_of_its_own(tmp_path):
 def test_a_folder_that_is_no_checkout_is_refused(tmp_path, capsys):
     assert script("search_costs").main([str(tmp_path), "kings_road"]) == 2
     assert "is not a checkout of regnum (no interpreter/regnum)" in capsys.readouterr().err
+
+
+def test_the_rollout_is_reported_when_every_side_measures_it(monkeypatch, capsys):
+    module = script("search_costs")
+    with_rollout = [dict(_figures(4, 2, 6), rollout=r) for r in (30, 20, 25)]
+    asked = []
+
+    def fake_round(checkout, cache, ruleset, games, rollout=False):
+        asked.append(rollout)
+        return with_rollout.pop(0)
+    monkeypatch.setattr(module, "_round", fake_round)
+    assert module.main([str(ROOT), "kings_road", "--rounds", "3", "--rollout"]) == 0
+    assert asked == [True, True, True]
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  api move  this 4.00", "  copy      this 2.00", "  child     this 6.00", "  rollout   this 25.00"]
+    # A side without it (a checkout older than random_rollout): the figure is left out.
+    found = iter([dict(_figures(4, 2, 6), rollout=20), _figures(4, 2, 6)])
+    monkeypatch.setattr(module, "_round", lambda checkout, cache, ruleset, games, rollout=False: next(found))
+    assert module.main([str(ROOT), str(ROOT), "kings_road", "--rounds", "1", "--rollout"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  api move  before 4.00, after 4.00: after/before = 1.000",
+        "  copy      before 2.00, after 2.00: after/before = 1.000",
+        "  child     before 6.00, after 6.00: after/before = 1.000"]
+
+
+def test_a_round_asked_for_the_rollout_measures_it(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    found = script("search_costs")._round(ROOT, cache, "kings_kilt", 1, rollout=True)
+    assert set(found) == {"api move", "copy", "child", "positions", "digest", "rollout"}
+    assert found["rollout"] > 0
