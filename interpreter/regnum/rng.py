@@ -32,7 +32,7 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 def shuffle(state: int, items: list) -> int:
     """Fisher–Yates in place; returns the new generator state. Each draw is `below(state, i + 1)`,
-    written out: a shuffle is most of the draws of a setup, and two calls a card were a third
+    written out: a shuffle is most of the draws of a setup, and two calls an item were a third
     of a shuffle (tests/unit/test_rng.py compares it with the draws made one by one)."""
     mask = _MASK
     for i in range(len(items) - 1, 0, -1):

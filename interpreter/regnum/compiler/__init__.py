@@ -393,7 +393,7 @@ class _Compiler:
 
     def _of_the_zone_alone(self, node, decl: ast.TriggerDecl) -> bool:
         """Whether a trigger's condition reads nothing but its zone's index and constants
-        (`where s.row == noble_row`): it then holds or not for a zone whatever the piece and the
+        (`where s.row == top_row`): it then holds or not for a zone whatever the piece and the
         state, and the engine judges it once a zone (Trigger.known). Literals, the index, its
         row and column, constants and enum members, joined by operators; anything else (the
         piece, a variable, a call) may read the state."""
