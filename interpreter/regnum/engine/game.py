@@ -658,8 +658,6 @@ class Game:
         ctx.undo = ctx.frames = None
         if checkpoint is None:
             journal.frames = None   # what is kept is what previous(…) needs
-        else:
-            journal = checkpoint   # which rebuilds the state before the move
         state.moves += 1
         self._size_bound = size_bound
         if ctx.steps > self.peak_steps:
@@ -668,7 +666,7 @@ class Game:
             total = self.hits
             for key, n in hits.items():
                 total[key] = total.get(key, 0) + n
-        self._last = journal
+        self._last = journal if checkpoint is None else checkpoint   # what rebuilds the state before the move
         self._prev_state = None
         self._moves.append(move)
         # The position's caches: who waits is known without a scan when the flow's stacks all
