@@ -273,6 +273,12 @@ class _Once:
 
 
 
+def _put(memo: dict, key, value):
+    if key is not _UNSET:
+        memo[key] = value
+    return value
+
+
 def _last(items):
     return items[-1] if items else None
 
@@ -289,4 +295,4 @@ def _argbest(pairs, highest):
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed, "_cells_where": _cells_where,
            "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
-           "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once, "_m_cells_unequal": _cells_unequal}
+           "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once, "_m_put": _put, "_m_cells_unequal": _cells_unequal}

@@ -107,6 +107,7 @@ from typing import Callable
 from ..check.walk import free_names
 from .. import ast
 from .codegen import _size, state_reads, table_reads
+from . import hoists
 from .conditions import _STEPLESS_READS, loops_pay, truth_lines
 from .expressions import CompileError
 from .indexes import fixed_board
@@ -229,8 +230,8 @@ class _Writer:
         self.scope = scope
         self.lines: list[str] = []
         self.top: list[str] = []        # set before the loops: domains' caches
-        self.closures: list[str] = []   # nested defs computing hoisted calls
         self.hoisted = 0
+        self.hoists = hoists.Hoists()   # the calls computed at their first use and kept
         self.counters: dict[str, int] = {}   # coverage name -> its local counter's number
         self.resets: dict[int, list[str]] = {}   # level -> the kept values it starts afresh
         self.kept: list[int] = []   # ids of the nodes hoisted, dropped when the function is written
@@ -295,7 +296,7 @@ class _Writer:
             top = self.top + g.prologue + [f"{memo} = {{}}" for memo in g._inner_memos] \
                 + [f"hq{n} = _UNSET" for n in self.resets.get(-1, ())] \
                 + [f"n{number} = 0" for number in self.counters.values()]
-            self.lines[body_start:body_start] = ["    " + t for t in top] + self.closures
+            self.lines[body_start:body_start] = ["    " + t for t in top] + ["    " + hoists.DEFS]
         if self.walked_again:   # the steps before the listing, for the walk that makes it again
             self.lines.insert(0, "    s0 = c.steps")
         # `e` is what domains not written out read: a listing with none makes no dict.
@@ -306,7 +307,7 @@ class _Writer:
         body = "".join(f"{line}\n" for line in tables) + body
         source = f"def {fname}(c, player, hits, stop):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         kind = "moves" if self.group is None else "moves preferred"
-        exec(g.compiled(source, f"<regnum {kind} {self.name}>"), g.ns)
+        source = self.hoists.compile(g, source, f"<regnum {kind} {self.name}>")
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated (a lister has no file)
         return fn
@@ -445,29 +446,23 @@ class _Writer:
             value = g.src(n, scope, binds)
             kept = self._kept_by_values(n, level, value)
             if kept is None:
-                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
-                                  f"        hq{number} = {value}", f"        return hq{number}"]
+                g._hoisted[id(n)] = self.hoists.use(number, value)
                 self.resets.setdefault(level, []).append(number)
             else:   # kept for the listing by the values it reads, met again for other values of the others
                 key, keyed = kept
                 self.top.append(f"mq{number} = {{}}")
-                self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
-                                  f"        hq{number} = {value}",
-                                  f"        if {keyed}: mq{number}[{key}] = hq{number}",
-                                  f"        return hq{number}"]
+                g._hoisted[id(n)] = self.hoists.use(
+                    number, value, kept=f"if {keyed}: mq{number}[{key}] = hq{number}")
                 self.resets.setdefault(level, []).append(
                     (number, f"hq{number} = mq{number}.get({key}, _UNSET) if {keyed} else _UNSET"))
-            g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
             self.kept.append(id(n))
         shared = []   # calls several requires of i make with the same arguments: once per choice
         for group in _repeated_calls(g, [node for node, _ in clauses]):
             number = self.hoisted
             self.hoisted += 1
             value = g.src(group[0], self.scope, self.binds)
-            self.closures += [f"    def hf{number}():", f"        nonlocal hq{number}",
-                              f"        hq{number} = {value}", f"        return hq{number}"]
             for n in group:
-                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+                g._hoisted[id(n)] = self.hoists.use(number, value)
                 self.kept.append(id(n))
             shared.append(number)
         source = self._narrowed(i, depth)

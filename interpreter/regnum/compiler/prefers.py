@@ -11,7 +11,7 @@ from typing import Callable
 
 from .. import ast
 from ..check.walk import free_names
-from . import memo
+from . import hoists, memo
 from .codegen import state_reads
 from .conditions import _DEEPEST, _LOOPS, _inlined, _params, truth_lines
 from .expressions import CompileError
@@ -127,7 +127,8 @@ class _Narrower:
         binds = {"player": ("pl", self.scope.get("player", "player"))}
         for j, name in enumerate(self.read):
             binds[name] = (f"v{j}", self.scope.get(name) or "value")
-        closures, kept = [], []
+        starts, kept = [], []   # the hoisted values' first assignments
+        hoisted = hoists.Hoists()
         state_locals, g.state_locals = g.state_locals, True
         try:
             for n, scope, local in self._hoistable(binds):
@@ -136,11 +137,10 @@ class _Narrower:
                 number = len(kept)
                 # By group, a call kept for the narrowing is kept in the listing's memo: the
                 # groups share it as the narrowing's moves do (computed, and charged, once).
-                where = f"memo[(_UNSET, {number})] = " if group else ""
                 start = f"memo.get((_UNSET, {number}), _UNSET)" if group else "_UNSET"
-                closures += [f"    hq{number} = {start}", f"    def hf{number}():", f"        nonlocal hq{number}",
-                             f"        hq{number} = {where}{g.src(n, scope, local)}", f"        return hq{number}"]
-                g._hoisted[id(n)] = f"(hq{number} if hq{number} is not _UNSET else hf{number}())"
+                starts.append(f"    hq{number} = {start}")
+                g._hoisted[id(n)] = hoisted.use(number, g.src(n, scope, local),
+                                                f"memo, (_UNSET, {number})" if group else None)
                 kept.append(id(n))
             g._partial = []
             first = self._first_by_run(binds)
@@ -171,7 +171,7 @@ class _Narrower:
             g.state_locals = state_locals
             g._partial = None
         loop = self._group_loop(test, first, at_once) if group else self._loop(test, first, near)
-        lines = ["    pl = player"] + closures + partial + prologue + loop
+        lines = ["    pl = player"] + starts + ["    " + hoists.DEFS] + partial + prologue + loop
         if group:
             values = "".join(f"a{j}, " for j in range(len(self.names) - 1))
             head = f"def {fname}(c, player, memo, {values}choices):"
@@ -180,10 +180,10 @@ class _Narrower:
             head, filename = f"def {fname}(c, player, found):", f"<regnum prefer {self.action}.{self.clause.name}>"
         lines = [head] + state_reads("\n".join(lines)) + lines
         source = "\n".join(lines) + "\n"
-        exec(g.compiled(source, filename), g.ns)
+        source = hoisted.compile(g, source, filename)
         fn = g.ns[fname]
         fn.source = source   # for reading what was generated
-        return (fname, self.memo or bool(closures) or at_once is not None) if group else fn
+        return (fname, self.memo or bool(starts) or at_once is not None) if group else fn
 
     def _hoistable(self, binds):
         """(node, scope, binds) of each call the prefer can compute once per narrowing: those
