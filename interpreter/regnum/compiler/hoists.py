@@ -84,7 +84,7 @@ class Hoists:
             number = todo.pop()
             if number not in out:
                 out.add(number)
-                todo += [int(n) for n in _USES.findall(self.values[number])]
+                todo += [int(n) for n in _USES.findall(self.values.get(number, ""))]
         return out
 
     def _written(self, source: str, by_defs: set[int]) -> str:
