@@ -3,19 +3,14 @@ under callgrind, each side under several heap layouts; the arithmetic and the sh
 report (valgrind itself is not needed: the count is replaced), and its refusals."""
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchmark_scripts import ROOT, script   # tests/unit is on the path of its tests
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("instructions", ROOT / "benchmarks" / "instructions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("instructions")
 
 
 def test_a_game_is_n_games_less_none_and_the_medians_are_compared(monkeypatch, capsys, tmp_path):
