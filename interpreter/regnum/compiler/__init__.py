@@ -9,6 +9,7 @@ from .. import ast, boards, scoring
 from ..builtins import EvalError
 from ..check.walk import free_names
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
+from ..engine.state import undo_pvar
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from ..program import Program
 from ..source import NO_SPAN
@@ -449,34 +450,58 @@ class _Compiler:
         places = x.expr(decl.places, scope) if decl.places is not None else (lambda c, e: None)
         needs = x.expr(decl.needs, scope) if decl.needs is not None else (lambda c, e: None)
         keys, (block, block_hit) = self._policies(decl.ties, inner, decl.name, decl.var)
-        var, target, name = decl.var, decl.into or "score", decl.name
+        var, target, name, params = decl.var, decl.into or "score", decl.name, tuple(decl.params)
         gather = natives.scoring_entries(decl) if natives is not None else None
+        hit = "scoring:" + name
+        majority_of, payouts, rank = scoring.majority_of, scoring.payouts, scoring.rank
 
-        def run(c, env):
-            def measure_of(p):
-                local = dict(env)
-                local[var] = p
-                return measure(c, local)
-
-            def keyed(fn):
-                def key(p):
+        def score(c, *args):
+            """`score NAME(args)`: counted, ranked, paid into each contender's `target`, the
+            ranking kept for `as R`, narrated. Called by the statement with the arguments
+            (no env is made unless a tie-break key or the closures read one)."""
+            hits = c.hits
+            if hits is not None:   # None: the game counts no coverage
+                hits[hit] = hits.get(hit, 0) + 1
+            if gather is not None:   # the same values, in the same order, computed in one call
+                _, need, paid, placed, entries = gather(c, *args)
+            else:
+                env = dict(zip(params, args))
+                contenders = list(source(c, env))
+                need, paid, placed = needs(c, env), list(pays(c, env)), places(c, env)
+                entries = []
+                for p in contenders:
                     local = dict(env)
                     local[var] = p
-                    return fn(c, local)
-                return key
-            if gather is not None:   # the same values, in the same order, computed in one call
-                _, need, paid, placed, entries = gather(c, env)
-                result = scoring.majority_of(entries, need, paid, placed,
-                                             [(o, keyed(k), hit) for o, k, hit in keys], block, c.hit, block_hit)
+                    entries.append((p, measure(c, local)))
+            tally = c.hit
+            if keys:
+                env = dict(zip(params, args))
+
+                def bound(fn):
+                    def key(p):
+                        local = dict(env)
+                        local[var] = p
+                        return fn(c, local)
+                    return key
+                result = majority_of(entries, need, paid, placed, [(o, bound(k), h) for o, k, h in keys],
+                                     block, tally, block_hit)
             else:
-                result = scoring.majority(list(source(c, env)), measure_of, needs(c, env), list(pays(c, env)),
-                                          places(c, env), [(o, keyed(k), hit) for o, k, hit in keys], block,
-                                          c.hit, block_hit)
+                if need is not None:
+                    entries = [(p, m) for p, m in entries if m >= need]
+                result = payouts(rank(entries, (), tally), paid, placed, block, tally, block_hit)
+            pvars, undo = c.state.pvars, c.undo
             for player, _, points in result:
-                if points:
-                    c.set_pvar(player, target, c.state.pvars[player][target] + points)
+                if points:   # c.set_pvar, written out
+                    row = pvars[player]
+                    old = row[target]
+                    new = old + points
+                    undo.append((undo_pvar, player, target, old))
+                    row[target] = new
             c.last_ranking = result
-        return Scoring(name, tuple(decl.params), run, decl.span)
+            if c.narrate:
+                paid_out = ", ".join(f"P{p} +{pts}" for p, _, pts in result if pts)
+                c.events.append(f"  {name} pays {paid_out or 'nothing'}")
+        return Scoring(name, params, score, decl.span)
 
     def _invariant(self, decl: ast.InvariantDecl) -> Invariant:
         return Invariant(decl.name, self.exprs.expr(decl.cond, {}), decl.message or f"invariant '{decl.name}'",

@@ -206,7 +206,7 @@ class Action:
 class Scoring:
     name: str
     params: tuple
-    run: Callable              # (ctx, env) -> None: ranks and pays
+    run: Callable              # (ctx, *args) -> None: counts, ranks, pays, keeps the ranking, narrates
     span: Span
 
 

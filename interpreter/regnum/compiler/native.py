@@ -248,9 +248,9 @@ class NativeCompiler:
         return False
 
     def scoring_entries(self, decl):
-        """`f(c, env)` -> (contenders, needs, pays, places, [(contender, measure)…]) of a
+        """`f(c, *params)` -> (contenders, needs, pays, places, [(contender, measure)…]) of a
         scoring, computed in the order its closures are (source, needs, pays, places, then each
-        contender's measure), as one function: the parameters read once, the measure written
+        contender's measure), as one function: the parameters its arguments, the measure written
         inline in a loop, where a call per contender copied the environment to bind it. None
         where Python cannot compile it (the closures are used). Not a native procedure: an
         error in it is located at the `score` that ran it, as an expression's is."""
@@ -274,8 +274,9 @@ class NativeCompiler:
             return None
         finally:
             self.gen.state_locals = state_locals
-        body = "\n".join([f"    {py} = env[{name!r}]" for name, (py, _) in binds.items()] + parts) + "\n"
-        source = f"def {fname}(c, env):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
+        body = "\n".join(parts) + "\n"
+        head = "".join(f", {py}" for py, _ in binds.values())   # the parameters, in order
+        source = f"def {fname}(c{head}):\n" + "".join(f"{line}\n" for line in state_reads(body)) + body
         try:
             exec(self.gen.compiled(source, "<regnum scoring>"), self.gen.ns)
         except (SyntaxError, RecursionError, MemoryError):
@@ -446,8 +447,12 @@ class NativeCompiler:
         src.add(d, f"{fname}(c{''.join(', ' + a for a in args)})", s.span)
 
     def _ScoreStmt(self, src, d, s, binds):
-        args = ", ".join(self._e(a, binds) for a in s.args)
-        src.add(d, f"c.score({s.name!r}, ({args}{',' if s.args else ''}))", s.span)
+        args = [self._e(a, binds) for a in s.args]
+        scoring = self.scorings.get(s.name)
+        if scoring is not None:   # its function called with the arguments, not looked up by name
+            src.add(d, f"{self.gen.bind(scoring.run, 'sc')}({', '.join(['c'] + args)})", s.span)
+        else:
+            src.add(d, f"c.score({s.name!r}, ({''.join(a + ', ' for a in args)}))", s.span)
         if s.result is not None:
             src.add(d, f"{self._local(binds, s.result, None)} = c.ranking()", s.span)
 

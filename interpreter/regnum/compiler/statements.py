@@ -402,8 +402,11 @@ class StmtCompiler:
         if result is not None:
             scope[result] = self._unknown()
 
+        scoring = self.scorings.get(name)
+        run = scoring.run if scoring is not None else (lambda c, *values: c.score(name, values))
+
         def score(c, f):
-            c.score(name, tuple(a(c, f[2]) for a in args))
+            run(c, *[a(c, f[2]) for a in args])
             if result is not None:
                 f[2][result] = c.ranking()
             f[1] += 1

@@ -431,12 +431,7 @@ class Ctx:
         revealed.update(dict.fromkeys([what] if type(what) is int else what))
 
     def score(self, name: str, args: tuple) -> None:
-        scoring = self.model.scorings[name]
-        self.hit("scoring:" + name)
-        scoring.run(self, dict(zip(scoring.params, args)))
-        if self.narrate:
-            paid = ", ".join(f"P{p} +{pts}" for p, _, pts in self.last_ranking if pts)
-            self.events.append(f"  {name} pays {paid or 'nothing'}")
+        self.model.scorings[name].run(self, *args)
 
     def new_turn(self) -> None:
         """`new turn`: every variable declared `, each turn` goes back to its first value."""
