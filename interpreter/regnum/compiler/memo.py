@@ -19,6 +19,7 @@ follows from their shape alone.
 from __future__ import annotations
 
 import re
+import typing
 from contextlib import contextmanager
 
 from .. import ast
@@ -325,13 +326,17 @@ def written(program) -> tuple[set, set]:
 
 
 def _statements(node):
-    """Every `set` and `add`/`subtract` under a declaration. (Every load walks every node of
-    the program: the fields of each kind of node are looked up once, not at each node.)"""
+    """Every `set` and `add`/`subtract` under a declaration. (Every load walks every
+    declaration: the fields of each kind of node are looked up once, not at each node, and an
+    expression, which holds no statement, is not gone into.)"""
     pending = [node]
     fields_of = _FIELDS
+    expressions = _EXPRESSIONS
     while pending:
         item = pending.pop()
         kind = type(item)
+        if kind in expressions:
+            continue
         fields = fields_of.get(kind)
         if fields is None:
             fields = fields_of[kind] = tuple(f for f in getattr(kind, "__dataclass_fields__", ()) if f != "span")
@@ -344,3 +349,5 @@ def _statements(node):
 
 
 _FIELDS: dict = {}   # a class -> the fields _statements walks (none: no syntax node)
+# The kinds of expression nodes, and the nodes only expressions hold: no statement is under one.
+_EXPRESSIONS = frozenset(typing.get_args(ast.Expr)) | {ast.Template, ast.TypeRef, ast.CompFor}
