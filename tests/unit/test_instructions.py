@@ -96,3 +96,43 @@ def test_a_count_is_read_from_callgrinds_report(monkeypatch, tmp_path):
     assert seen["cwd"] == tmp_path
     assert {k: seen["env"][k] for k in ("PYTHONPATH", "REGNUM_CACHE_DIR", "PYTHONHASHSEED", "REGNUM_LAYOUT")} == {
         "PYTHONPATH": "interpreter", "REGNUM_CACHE_DIR": "off", "PYTHONHASHSEED": "0", "REGNUM_LAYOUT": "2"}
+
+
+def test_loads_count_warm_loads_with_each_sides_disk_cache(monkeypatch, capsys, tmp_path):
+    module = _module()
+    after = tmp_path / "after"
+    (after / "interpreter" / "regnum").mkdir(parents=True)
+    asked = []
+
+    def fake_count(checkout, ruleset, games, players, coverage, layout=0, loads=False, cache="off"):
+        asked.append((checkout.name, games, layout, loads, cache.rsplit("/", 1)[-1]))
+        per_load = 200 if checkout == ROOT else 190
+        return 5_000 + games * per_load * 1_000
+    monkeypatch.setattr(module, "_count", fake_count)
+    monkeypatch.setattr(module.shutil, "which", lambda name: "/usr/bin/valgrind")
+    assert module.main([str(ROOT), str(after), "kingdom_builder", "--loads", "4", "--layouts", "2"]) == 0
+    # the unmeasured runs fill each side's own cache; then 4 loads and none under each layout
+    assert sorted(asked[:2]) == sorted([(ROOT.name, 0, 0, True, "before"), ("after", 0, 0, True, "after")])
+    assert sorted(asked[2:]) == sorted([(side, n, layout, True, cache) for side, cache in
+                                        [(ROOT.name, "before"), ("after", "after")]
+                                        for n in (0, 4) for layout in (0, 1)])
+    assert capsys.readouterr().out.splitlines() == [
+        "layout 0: before 0.2000 M, after 0.1900 M",
+        "layout 1: before 0.2000 M, after 0.1900 M",
+        "before: 0.2000 M instructions a warm load (0.2000–0.2000)",
+        "after: 0.1900 M instructions a warm load (0.1900–0.1900)",
+        "medians of 2 layouts, 4 warm loads: after/before = 0.9500 (-5.00 %)",
+    ]
+    assert module.main([str(ROOT), str(after), "kingdom_builder", "--loads", "0"]) == 2
+    assert "--loads: at least 1" in capsys.readouterr().err
+
+
+def test_the_loads_program_loads_as_often_as_asked(monkeypatch):
+    """The program callgrind runs with --loads, run without it: a first load, then N more."""
+    program = ("import regnum, regnum.ruleset as R\ncount = [0]\n_load = R.load\n"
+               "def load(*a, **k):\n    count[0] += 1\n    return _load(*a, **k)\nregnum.load = load\n"
+               + _module()._LOADS + "\nprint(count[0])\n")
+    out = subprocess.run([sys.executable, "-c", program, "kings_kilt", "3"], cwd=ROOT, capture_output=True,
+                         text=True, check=True, env={"PYTHONPATH": "interpreter", "REGNUM_LAYOUT": "1",
+                                                     "REGNUM_CACHE_DIR": "off", "PATH": "/usr/bin:/bin"})
+    assert out.stdout.split() == ["4"]
