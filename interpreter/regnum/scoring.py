@@ -119,15 +119,11 @@ def payouts(blocks: list[list], pays: list, places: int | None, policy: str,
     return out
 
 
-def majority(contenders: list, measure: Callable, needs, pays: list, places, keys: list,
-             policy: str, tally: Callable | None = None, policy_tag: str | None = None) -> list[tuple]:
-    return majority_of([(p, measure(p)) for p in contenders], needs, pays, places, keys, policy, tally,
-                       policy_tag)
-
-
 def majority_of(entries: list, needs, pays: list, places, keys: list, policy: str,
                 tally: Callable | None = None, policy_tag: str | None = None) -> list[tuple]:
-    """majority, of the (contender, measure) pairs computed already."""
+    """The payments of a majority scoring, [(player, position, points)] best first, from the
+    (contender, measure) pairs in the order the contenders came: those below `needs` left
+    out, the rest ranked by `keys` and paid by the block `policy`."""
     if needs is not None:
         entries = [(p, m) for p, m in entries if m >= needs]
     return payouts(rank(entries, keys, tally), pays, places, policy, tally, policy_tag)
