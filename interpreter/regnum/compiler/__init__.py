@@ -453,7 +453,16 @@ class _Compiler:
         var, target, name, params = decl.var, decl.into or "score", decl.name, tuple(decl.params)
         gather = natives.scoring_entries(decl) if natives is not None else None
         hit = "scoring:" + name
-        majority_of, payouts, rank = scoring.majority_of, scoring.payouts, scoring.rank
+        majority_of = scoring.majority_of
+
+        def per_contender(c, fn, env):
+            """`fn` (a closure of the scoring's expressions) as a function of one contender: the
+            environment with the scoring's variable bound to it."""
+            def at(p):
+                local = dict(env)
+                local[var] = p
+                return fn(c, local)
+            return at
 
         def score(c, *args):
             """`score NAME(args)`: counted, ranked, paid into each contender's `target`, the
@@ -462,33 +471,19 @@ class _Compiler:
             hits = c.hits
             if hits is not None:   # None: the game counts no coverage
                 hits[hit] = hits.get(hit, 0) + 1
+            env = None
             if gather is not None:   # the same values, in the same order, computed in one call
                 _, need, paid, placed, entries = gather(c, *args)
             else:
                 env = dict(zip(params, args))
                 contenders = list(source(c, env))
                 need, paid, placed = needs(c, env), list(pays(c, env)), places(c, env)
-                entries = []
-                for p in contenders:
-                    local = dict(env)
-                    local[var] = p
-                    entries.append((p, measure(c, local)))
-            tally = c.hit
-            if keys:
+                measure_of = per_contender(c, measure, env)
+                entries = [(p, measure_of(p)) for p in contenders]
+            if keys and env is None:
                 env = dict(zip(params, args))
-
-                def bound(fn):
-                    def key(p):
-                        local = dict(env)
-                        local[var] = p
-                        return fn(c, local)
-                    return key
-                result = majority_of(entries, need, paid, placed, [(o, bound(k), h) for o, k, h in keys],
-                                     block, tally, block_hit)
-            else:
-                if need is not None:
-                    entries = [(p, m) for p, m in entries if m >= need]
-                result = payouts(rank(entries, (), tally), paid, placed, block, tally, block_hit)
+            ranked_by = [(o, per_contender(c, k, env), h) for o, k, h in keys] if keys else ()
+            result = majority_of(entries, need, paid, placed, ranked_by, block, c.hit, block_hit)
             pvars, undo = c.state.pvars, c.undo
             for player, _, points in result:
                 if points:   # c.set_pvar, written out
