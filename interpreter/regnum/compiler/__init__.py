@@ -136,12 +136,16 @@ class _Compiler:
         stmts.procedure("setup", "setup", setup.span if setup else None, setup.body if setup else (), {})
         flow = p.singletons["flow"]
         stmts.procedure("flow", "flow", flow.span, flow.body, {})
-        for kind in ("phase", "rule"):  # what no run reached is still compiled
+        # What no run reached is still compiled (a saved game's frame may name it), and only a
+        # saved game can run it: everything a game runs is compiled by now.
+        stmts.natives_lazily = True
+        for kind in ("phase", "rule"):
             for decl in p.of_kind(kind):
                 if f"{kind}:{decl.name}" not in self.codes:
                     stmts.procedure(f"{kind}:{decl.name}", kind, decl.span, decl.body,
                                     {param: None for param in decl.params})
                 rules.append((kind, decl.name, decl.span))
+        stmts.natives_lazily = False
         # One entry per `if`/`elif`, however many specialised copies of its rule were compiled.
         rules.extend(("branch", name, span) for name, span in dict(stmts.branches).items())
         # Every way a game ends: each `end game` (named like a branch: `end:CODE@LINE`), and the
@@ -346,7 +350,12 @@ class _Compiler:
                           narrow=prefer_narrower(self.exprs.codegen, decl.name, params, c, scope))
                    for c in decl.prefers]
         body = f"action:{decl.name}"
-        stmts.procedure(body, "action", decl.span, decl.body, scope)
+        # The VM's form of an action that runs natively is never run by a move (Game._apply).
+        stmts.natives_lazily = body in stmts.native.allowed
+        try:
+            stmts.procedure(body, "action", decl.span, decl.body, scope)
+        finally:
+            stmts.natives_lazily = False
         fn = None
         if body in stmts.native.allowed:
             stmts.native.compile(body, decl, ["player"] + [prm.name for prm in decl.params], scope)

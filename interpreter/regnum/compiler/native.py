@@ -138,6 +138,11 @@ class _Source:
             self.spans[2 + i] = span
 
 
+# Whether a function only code a game never runs asks for is written at its first call
+# (False: at load, as before; the tests compare the two).
+LAZILY = True
+
+
 class NativeCompiler:
     def __init__(self, exprs, program, scorings: dict, natives: dict, allowed: set[str], branches: list):
         self.x = exprs
@@ -151,22 +156,47 @@ class NativeCompiler:
         self.spans: dict = {}        # generated file name -> {line: span}
         self._ids = itertools.count()
         self._compiled: dict = {}    # (name, argument kinds) -> function name
+        self._pending: dict = {}     # function name -> how to write it, for those written at their first call
         self._seats: set[str] = set()   # Python locals known to hold a seat where the code being written runs
         self._confined: bool | None = None   # see refs_confined, computed once
         self.gen.ns.setdefault("ZoneRef", ZoneRef)
         self.gen.ns.setdefault("_format", format_value)
         self.gen.ns.setdefault("_said", said)
 
-    def compile(self, name: str, decl, param_names, param_kinds: dict) -> str:
+    def compile(self, name: str, decl, param_names, param_kinds: dict, lazily: bool = False) -> str:
         """The namespace name of the function for procedure `name`, specialised to the kinds of
         its arguments (a rule run with a seat and with a number compiles twice, so each call
-        reads and shows its values as what they are)."""
+        reads and shows its values as what they are).
+
+        `lazily`: for code that only a saved game can run (StmtCompiler.natives_lazily), the
+        function is written at its first call, if it ever comes; until then the name holds a
+        stand-in that writes it. Asked for again without `lazily`, it is written at once."""
         signature = (name, tuple(sorted((k, str(v)) for k, v in param_kinds.items())))
         fname = self._compiled.get(signature)
         if fname is not None:
+            if not lazily and fname in self._pending:
+                self._write(fname, *self._pending.pop(fname))
             return fname
         fname = f"_n{next(self._ids)}_{decl.name}"
         self._compiled[signature] = fname
+        if lazily and LAZILY:
+            self._pending[fname] = (name, decl, param_names, param_kinds)
+            self.gen.ns[fname] = self._stand_in(fname)
+        else:
+            self._write(fname, name, decl, param_names, param_kinds)
+        return fname
+
+    def _stand_in(self, fname: str):
+        """What `fname` names until its function is written: at the first call, writes it (in
+        place of itself) and calls it."""
+        def first_call(*args):
+            pending = self._pending.pop(fname, None)
+            if pending is not None:
+                self._write(fname, *pending)
+            return self.gen.ns[fname](*args)
+        return first_call
+
+    def _write(self, fname: str, name: str, decl, param_names, param_kinds: dict) -> None:
         binds = {}
         params = []
         # A parameter of no known kind may be given a zone reference only where some local
@@ -197,7 +227,6 @@ class NativeCompiler:
         self.spans[filename] = src.spans
         exec(self.gen.compiled("\n".join(src.lines) + "\n", filename), self.gen.ns)
         self.natives.setdefault(name, self.gen.ns[fname])
-        return fname
 
     def refs_confined(self) -> bool:
         """Whether a zone reference is only ever read where its local is known to hold one.

@@ -38,6 +38,11 @@ class StmtCompiler:
         self.ends: list = []       # (coverage name, span) of every `end game`
         self.native = None         # a NativeCompiler, when procedures may be compiled to Python
         self.signatures: dict = {} # procedure -> {argument kinds: code name}
+        # Whether the code being compiled runs only from a saved game, never from a game's own
+        # play: the VM's form of a procedure that runs natively, or that no `run` reaches. A
+        # native procedure it runs with arguments of other kinds than the game's own calls is
+        # then written at its first call (NativeCompiler.compile), not at load.
+        self.natives_lazily = False
         self._label = 0
 
     def procedure(self, name: str, kind: str, span, body, scope: dict, cover: str = "") -> Code:
@@ -350,7 +355,7 @@ class StmtCompiler:
                  for p, a in zip(params, s.args)}
         if self.native is not None and callee in self.native.allowed:
             # Never waits: a plain Python function, called directly (native.py).
-            fname = self.native.compile(callee, target, params, kinds)
+            fname = self.native.compile(callee, target, params, kinds, lazily=self.natives_lazily)
             if self._emit_written(code, "run_native", lambda: [
                     "f[1] += 1", f"{fname}(c{''.join(', ' + self._arg_py(a, scope) for a in s.args)})"], s.span):
                 return
