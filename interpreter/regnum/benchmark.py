@@ -337,7 +337,8 @@ def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs
                clock: Clock = time.process_time) -> dict:
     """Load+check+compile times of a ruleset, in CPU milliseconds (medians): cold in fresh
     processes, without the disk cache (`cold_ms`) and with it filled (`cold_cached_ms`: the
-    parser's tables read back, see diskcache.py); warm in this process."""
+    parser's tables, the ruleset's trees and code read back, see diskcache.py); warm in this
+    process."""
     import tempfile
 
     import regnum

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from lark import Token, Tree
 
-from . import ast
+from . import ast, loading
 from .diagnostics import Diagnostic, RulesetError
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .parse import parse_text
@@ -574,12 +574,18 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
     """Parse and build one file; raises RulesetError with every syntax diagnostic."""
     global _built_size
     key = (file, text, limits)
+    loading.reading(file, text)   # the first file a load reads names the cache it keeps trees in
     module = _BUILT.get(key)
     if module is not None:
         _BUILT.move_to_end(key)
         SourceRegistry.remember(file, text)   # its lines, for the messages that quote them
         return module
-    module = _build_module(text, file, limits)
+    module = loading.kept_tree(file, text)   # built by an earlier process
+    if module is None:
+        module = _build_module(text, file, limits)
+        loading.keep_tree(file, text, module)
+    else:
+        SourceRegistry.remember(file, text)
     if len(text) <= _BUILT_CHARACTERS:
         _BUILT[key] = module
         _built_size += len(text)

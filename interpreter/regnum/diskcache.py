@@ -2,7 +2,8 @@
 
 Building the parser's tables from the grammar is most of a cold start (about a quarter of a
 second); they depend on nothing but the grammar and Lark's version, so they are kept on disk,
-as is the compiled code of each ruleset loaded (compiler/codecache.py). A cache is read back
+as are the compiled code of each ruleset loaded and the syntax trees of its files
+(compiler/codecache.py, treecode.py). A cache is read back
 with pickle or marshal, so it is used only where nobody else can write: a folder
 and file owned by the user running regnum and writable by nobody else. Anything else (a
 shared or read-only folder, an odd owner, no home) means no cache, never an error: the cache

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import confine, resources
+from . import confine, loading, resources
 from .build import room_to_recurse
 from .check import check_program
-from .compiler import compile_program
+from .compiler import codecache, compile_program
 from .diagnostics import Diagnostic, RulesetError, render_all
 from .engine.game import Game, game_from_dict
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
@@ -126,14 +126,15 @@ def load(path_or_name: str | Path, limits: Limits | None = None,
         message = str(err) if isinstance(err, FileNotFoundError) else f"cannot read ruleset: {err.strerror or err}"
         raise RulesetError([Diagnostic("E000", "error", message, Span(str(path_or_name), 0, 0, 0, 0))]) from None
     try:
-        with room_to_recurse(limits):
-            program = load_program(path, search=search, limits=limits)
-        with room_to_recurse(limits, len(program.decls)):
-            diagnostics = list(program.diagnostics) + check_program(program)
-            errors = [d for d in diagnostics if d.is_error]
-            if errors:
-                raise RulesetError(sorted(diagnostics, key=_order))
-            model = compile_program(program, limits)
+        with loading.load(codecache.opener(limits)):
+            with room_to_recurse(limits):
+                program = load_program(path, search=search, limits=limits)
+            with room_to_recurse(limits, len(program.decls)):
+                diagnostics = list(program.diagnostics) + check_program(program)
+                errors = [d for d in diagnostics if d.is_error]
+                if errors:
+                    raise RulesetError(sorted(diagnostics, key=_order))
+                model = compile_program(program, limits)
     except RecursionError:
         from .source import Span
         raise RulesetError([Diagnostic("E005", "error", "the ruleset nests expressions or blocks too "

@@ -5,7 +5,7 @@ built here.
 """
 from __future__ import annotations
 
-from .. import ast, boards, scoring
+from .. import ast, boards, loading, scoring
 from ..builtins import EvalError
 from ..check.walk import free_names
 from ..diagnostics import Diagnostic, LimitExceeded, RulesetError
@@ -88,7 +88,8 @@ class _Compiler:
     def run(self) -> Model:
         p = self.p
         self.exprs = ExprCompiler(p, self.consts, self.zones, self.boards)
-        cache = self.exprs.codegen.code_cache = codecache.for_ruleset(p.text_hash, self.limits)
+        cache = loading.cache() or codecache.for_ruleset(p.text_hash, self.limits)
+        self.exprs.codegen.code_cache = cache
         try:
             model = self._model()
         finally:

@@ -1,4 +1,4 @@
-"""The generated Python of a ruleset, compiled once and kept by the ruleset's hash.
+"""The generated Python of a ruleset, compiled once and kept, and the trees of its files.
 
 Loading a ruleset generates a few hundred to a few thousand small Python functions (move
 listers, prefers, native procedures, one lambda per expression the VM evaluates), and
@@ -6,31 +6,39 @@ turning their source into code objects with `compile()` is a third of a warm loa
 larger rulesets. The source of each depends only on the ruleset, its limits and regnum's own
 code, never on the run, so the code objects are kept:
 
-- in the process, by the ruleset's hash and limits (a ruleset loaded again, by `regnum
-  bench`, a test or a server, compiles nothing);
+- in the process, by the ruleset and its limits (a ruleset loaded again, by `regnum bench`, a
+  test or a server, compiles nothing);
 - on disk, in the cache folder of diskcache.py (private to the user, as the parser's tables
-  are), as one file per ruleset hash, Python version and limits, written with `marshal`, the
+  are), as one file per ruleset, Python version and limits, written with `marshal`, the
   format of Python's own `.pyc` files; the 64 files used last are kept, since every edit
-  of a ruleset is a new hash.
+  of a ruleset is another file.
 
 Each code object is found by its exact source text, file name and mode, so a kept entry can
 only ever stand for the very source it was compiled from: a changed ruleset, limit or code
 generator gives other sources, which are compiled (and the file written again) as if nothing
 were kept. A file that cannot be read, or holds anything but such entries, is ignored.
+
+The same file keeps, for each file the load read (the ruleset, its base, the stdlib modules
+it imports), the code that rebuilds that file's syntax tree without parsing it
+(treecode.py), found by the file's exact text, its name and the digest of the code that
+builds trees: parsing is most of a process's first load. So that the trees can be looked up
+before anything is parsed, the load under way (loading.py) names its file by the first file
+it reads: its name and text, and the limits.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import marshal
 import sys
 from types import CodeType
 
-from .. import diskcache
+from .. import diskcache, treecode
 
-_FORMAT = "regnum-code-1"
+_FORMAT = "regnum-code-2"
 _KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (most recently used)
 _KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently used)
-_MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.1–0.3 MB is usual
+_MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.2–0.7 MB is usual
 
 _in_process: dict[tuple, dict] = {}
 
@@ -46,6 +54,7 @@ class CodeCache:
             self.known = _read(key)
         self.used: dict[tuple[str, str, str], CodeType] = {}
         self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
+        self.trees_made = 0   # trees written into the file anew
 
     def compile(self, source: str, filename: str, mode: str) -> CodeType:
         key = (source, filename, mode)
@@ -56,14 +65,39 @@ class CodeCache:
         self.used[key] = code
         return code
 
+    def tree(self, text: str, filename: str):
+        """The syntax tree of `text`, file `filename`, rebuilt by the code kept for it; None
+        when none is kept."""
+        key = _tree_key(text, filename)
+        code = self.known.get(key) if key is not None else None
+        if code is None:
+            return None
+        tree = treecode.rebuilt(code)
+        if tree is not None:
+            self.used[key] = code
+        return tree
+
+    def keep_tree(self, text: str, filename: str, tree) -> None:
+        """Keep the code that rebuilds `tree`, built from `text` (when it can be written)."""
+        key = _tree_key(text, filename)
+        source = treecode.source_of(tree) if key is not None else None
+        if source is None:
+            return
+        try:
+            code = compile(source, key[1], "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return
+        self.used[key] = code
+        self.trees_made += 1
+
     def keep(self) -> None:
         """The load succeeded: what it used is kept in the process, and on disk if anything
-        had to be compiled."""
+        had to be compiled or a tree built."""
         _in_process.pop(self.key, None)
         _in_process[self.key] = self.used
         while len(_in_process) > _KEPT_IN_PROCESS:
             del _in_process[next(iter(_in_process))]
-        if self.compiled:
+        if self.compiled or self.trees_made:
             _write(self.key, self.used)
 
 
@@ -72,6 +106,21 @@ def for_ruleset(text_hash: str, limits) -> CodeCache:
     of the generated code)."""
     return CodeCache((_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(),
                       text_hash, repr(limits)))
+
+
+def _tree_key(text: str, filename: str) -> tuple[str, str, str] | None:
+    digest = treecode.digest()
+    return None if digest is None else (text, f"<regnum tree {filename}>", f"tree {digest}")
+
+
+def opener(limits):
+    """What makes the cache of a load under `limits` (loading.load): the file it reads first,
+    by its name and text, and the limits, name it."""
+    def opened(filename: str, text: str) -> CodeCache:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return CodeCache((_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(),
+                          filename, digest, repr(limits)))
+    return opened
 
 
 def forget_in_process() -> None:

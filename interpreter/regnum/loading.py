@@ -1,0 +1,54 @@
+"""The load under way, and the cache its files' trees and its code are kept in.
+
+A ruleset's code cache (compiler/codecache.py) also keeps the code that rebuilds the syntax
+tree of each file the load reads (treecode.py), so that a later process need not parse them.
+The trees are wanted before anything is parsed, so the cache cannot be named by the whole
+ruleset's hash: a load names it by the first file it reads (its name and text; a variant's
+base and the stdlib modules it imports are looked up inside it). `regnum.load` opens a load
+in its context; build.py asks it for trees; the compiler takes its code cache from it.
+Outside a load (a test building one file, `regnum diff`), nothing is kept.
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+
+# [opener, cache]: opener(filename, text) makes the cache when the load reads its first file.
+_under_way: contextvars.ContextVar = contextvars.ContextVar("regnum_load", default=None)
+
+
+@contextlib.contextmanager
+def load(opener):
+    """While a ruleset loads: `opener(filename, text)` makes its cache, named by the first
+    file read."""
+    token = _under_way.set([opener, None])
+    try:
+        yield
+    finally:
+        _under_way.reset(token)
+
+
+def reading(filename: str, text: str) -> None:
+    """The load under way reads a file: the first one names its cache."""
+    state = _under_way.get()
+    if state is not None and state[1] is None:
+        state[1] = state[0](filename, text)
+
+
+def cache():
+    """The cache of the load under way, once it has read a file; else None."""
+    state = _under_way.get()
+    return state[1] if state is not None else None
+
+
+def kept_tree(filename: str, text: str):
+    """The syntax tree of `text` kept by the load's cache, or None."""
+    found = cache()
+    return found.tree(text, filename) if found is not None else None
+
+
+def keep_tree(filename: str, text: str, tree) -> None:
+    """Keep `tree`, built from `text`, in the load's cache (written with its code)."""
+    found = cache()
+    if found is not None:
+        found.keep_tree(text, filename, tree)
