@@ -132,6 +132,17 @@ def test_peak_memory_of_a_small_simulation(rules):
     assert memory["peak_mb"] >= memory["after_load_mb"] > 0
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="no /proc: ru_maxrss is the only figure")
+def test_peak_memory_is_the_child_s_own_not_the_parent_s(rules):
+    """ru_maxrss keeps the parent's size at the fork: a bench grown large reported itself."""
+    held = bytearray(300 << 20)
+    held[::4096] = b"\1" * len(held[::4096])   # touched: resident
+    memory = benchmark.peak_memory(rules.path, 2, games=3)
+    assert memory["method"] == "VmHWM of a subprocess (/proc/self/status in the child)"
+    assert 0 < memory["after_load_mb"] <= memory["peak_mb"] < 200
+    del held
+
+
 def test_the_engine_floor_plays_a_trivial_ruleset_and_king_s_road_in_one_run(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("engine_floor", BASELINE.with_name("engine_floor.py"))
     floor = importlib.util.module_from_spec(spec)

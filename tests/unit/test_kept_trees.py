@@ -162,12 +162,16 @@ def test_trees_of_other_builders_are_not_used(folder, parsed, monkeypatch):
     assert parsed == ["rulesets/kings_road.rules", "stdlib/majority.rules"]
 
 
-def test_without_a_cache_folder_every_load_parses(monkeypatch, parsed):
+def test_without_a_cache_folder_every_load_parses_and_writes_no_tree(monkeypatch, parsed):
     monkeypatch.setenv(diskcache.CACHE_ENV, "off")
+    written = []
+    real = treecode.source_of
+    monkeypatch.setattr(treecode, "source_of", lambda tree: written.append(tree.file) or real(tree))
     for _ in range(2):
         _again(monkeypatch)
         regnum.load("kings_road")
     assert parsed == ["rulesets/kings_road.rules", "stdlib/majority.rules"] * 2
+    assert written == []   # nowhere to keep it: not even written
     codecache.forget_in_process()
 
 

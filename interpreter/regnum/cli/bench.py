@@ -77,7 +77,7 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
         costs = Table(title="Load and copy", caption="load = regnum.load (parse, check, compile), CPU ms; cold = first "
                       "load in a fresh process (median of subprocesses), without and with the disk cache (the parser's tables, the ruleset's trees and code), warm = again in the same process (the "
                       "Lark parser and the file's syntax tree are kept: checking and compiling). copy = Game.copy() halfway through seed 0's game, CPU µs. "
-                      "memory = peak RSS (ru_maxrss) of a subprocess simulating N games.", caption_justify="left")
+                      "memory = peak RSS (VmHWM on Linux, else ru_maxrss) of a subprocess simulating N games.", caption_justify="left")
         costs.add_column("ruleset", no_wrap=True)
         for name in ("cold load ms", "cold, disk cache ms", "warm load ms", "copy µs", "peak MB (games)"):
             costs.add_column(name, justify="right")

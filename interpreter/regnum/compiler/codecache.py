@@ -78,9 +78,10 @@ class CodeCache:
         return tree
 
     def keep_tree(self, text: str, filename: str, tree) -> None:
-        """Keep the code that rebuilds `tree`, built from `text` (when it can be written)."""
+        """Keep the code that rebuilds `tree`, built from `text`, when it can be written and
+        there is a cache folder to write it in (compiling it is a third of parsing)."""
         key = _tree_key(text, filename)
-        source = treecode.source_of(tree) if key is not None else None
+        source = treecode.source_of(tree) if key is not None and diskcache.cache_dir() is not None else None
         if source is None:
             return
         try:
