@@ -24,6 +24,10 @@ from . import ast
 from .source import Span
 
 _PLAIN = (int, str, bool, type(None))
+# A larger file's tree is not kept: its code, some 11 bytes marshalled for each character of
+# the file, would outgrow a cache file (codecache._MAX_FILE_BYTES), and writing it would cost
+# seconds and hundreds of megabytes for a stranger's megabyte of ruleset.
+MAX_TEXT = 256 * 1024
 # The modules whose code decides what tree a text gives, this one included: any change to one
 # is another key for the trees kept (`digest`).
 _BUILDERS = ("parse", "build", "ast", "source", "limits", "diagnostics", "treecode")

@@ -175,6 +175,16 @@ def test_without_a_cache_folder_every_load_parses_and_writes_no_tree(monkeypatch
     codecache.forget_in_process()
 
 
+def test_a_file_too_large_to_keep_is_parsed_each_time(folder, parsed, monkeypatch, tmp_path):
+    text = Path(regnum.resources.find_ruleset("kings_road", [])).read_text(encoding="utf-8")
+    monkeypatch.setattr(treecode, "MAX_TEXT", len(text) - 1)
+    regnum.load("kings_road")
+    assert _tree_entries(folder) == ["<regnum tree stdlib/majority.rules>"]
+    _again(monkeypatch)
+    regnum.load("kings_road")
+    assert parsed == ["rulesets/kings_road.rules", "stdlib/majority.rules", "rulesets/kings_road.rules"]
+
+
 def test_outside_a_load_nothing_is_kept(folder, parsed):
     build.build_module('game g "G"\nplayers 2..2\nflow:\n    pass\n', "alone.rules")
     assert parsed == ["alone.rules"] and list(folder.glob("code-*.cache")) == []

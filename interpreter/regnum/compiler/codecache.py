@@ -78,10 +78,13 @@ class CodeCache:
         return tree
 
     def keep_tree(self, text: str, filename: str, tree) -> None:
-        """Keep the code that rebuilds `tree`, built from `text`, when it can be written and
-        there is a cache folder to write it in (compiling it is a third of parsing)."""
+        """Keep the code that rebuilds `tree`, built from `text`, when it can be written, the
+        file is not too large (treecode.MAX_TEXT) and there is a cache folder to write it in
+        (compiling it costs a third of what parsing did)."""
         key = _tree_key(text, filename)
-        source = treecode.source_of(tree) if key is not None and diskcache.cache_dir() is not None else None
+        if key is None or len(text) > treecode.MAX_TEXT or diskcache.cache_dir() is None:
+            return
+        source = treecode.source_of(tree)
         if source is None:
             return
         try:
