@@ -15,14 +15,24 @@ import sys
 from collections import OrderedDict
 from contextlib import contextmanager
 
-from lark import Token, Tree
-
 from . import ast, loading
 from .diagnostics import Diagnostic, RulesetError
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .parse import parse_text
 from .source import SourceRegistry
 from .source import Span
+
+# Lark's classes and parse.py, imported when a text is first parsed rather than with regnum:
+# a process whose files' trees are kept on disk (treecode.py) parses nothing, and importing
+# Lark is a fifth of importing regnum.
+Token = Tree = parse_text = None
+
+
+def _parsing() -> None:
+    """Import what parsing a text needs, once."""
+    global Token, Tree, parse_text
+    if parse_text is None:
+        from lark import Token, Tree
+        from .parse import parse_text
 
 
 def _span(file: str, meta) -> Span:
@@ -552,6 +562,7 @@ class _Offset:
 
 def build_expression(text: str, file: str = "<expression>", limits: Limits = DEFAULT_LIMITS):
     """Parse and build one expression (for `Game.evaluate`); raises RulesetError."""
+    _parsing()
     tree = parse_text(text, file, start="expr")
     _check_depth(tree, file, limits)
     builder = _Builder(file, limits)
@@ -596,6 +607,7 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
 
 
 def _build_module(text: str, file: str, limits: Limits) -> ast.Module:
+    _parsing()
     builder = _Builder(file, limits)
     count = last_line = 0
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import sys
+import importlib.util
 from pathlib import Path
 
 from . import ast
@@ -89,15 +89,20 @@ def rebuilt(code) -> ast.Module | None:
 @functools.cache
 def digest() -> str | None:
     """The digest of what turns a text into a tree: the grammar, Lark's version and the
-    source of the modules of _BUILDERS; None when one cannot be read (no tree is kept)."""
-    import lark
-
+    source of the modules of _BUILDERS; None when one cannot be read (no tree is kept). Lark
+    is found, not imported (its `__init__.py`, which states its version, is read): a process
+    that parses nothing never imports it."""
     from . import resources
-    hashed = hashlib.sha256(lark.__version__.encode())
+    hashed = hashlib.sha256()
     try:
+        spec = importlib.util.find_spec("lark")
+        if spec is None or spec.origin is None:
+            return None
+        hashed.update(Path(spec.origin).read_bytes())
         hashed.update((resources.data_dir("grammar") / "regnum.lark").read_bytes())
-        for name in _BUILDERS:
-            hashed.update(Path(sys.modules[f"regnum.{name}"].__file__).read_bytes())
-    except (OSError, KeyError, TypeError):
+        here = Path(__file__).parent
+        for name in _BUILDERS:   # read as files: parse.py is imported only when a text is parsed
+            hashed.update((here / f"{name}.py").read_bytes())
+    except OSError:
         return None
     return hashed.hexdigest()[:24]

@@ -190,9 +190,9 @@ def test_outside_a_load_nothing_is_kept(folder, parsed):
     assert parsed == ["alone.rules"] and list(folder.glob("code-*.cache")) == []
 
 
-def test_a_second_process_parses_nothing(folder):
+def test_a_second_process_parses_nothing_nor_imports_lark(folder):
     script = textwrap.dedent("""\
-        import json, regnum
+        import json, sys, regnum
         from regnum import agents, build
         parsed = []
         real = build._build_module
@@ -201,7 +201,8 @@ def test_a_second_process_parses_nothing(folder):
             return real(text, file, limits)
         build._build_module = noting
         rules = regnum.load('kingdom_builder')
-        print(json.dumps([parsed, agents.play_random_game(rules, 4, 3).to_json()]))
+        game = agents.play_random_game(rules, 4, 3).to_json()
+        print(json.dumps([parsed, game, "lark" in sys.modules]))
         """)
     env = dict(os.environ, **{diskcache.CACHE_ENV: str(folder)})
     runs = [json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -209,3 +210,4 @@ def test_a_second_process_parses_nothing(folder):
     assert runs[0][0] == ["rulesets/kingdom_builder.rules", "stdlib/seats.rules", "stdlib/decks.rules",
                           "stdlib/majority.rules"]
     assert runs[1][0] == [] and runs[1][1] == runs[0][1]
+    assert runs[0][2] is True and runs[1][2] is False   # Lark is imported to parse, and only then
