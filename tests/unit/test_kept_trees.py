@@ -28,9 +28,7 @@ def folder(tmp_path, monkeypatch) -> Path:
     """A cache folder of the test's own, and a process that has built no tree yet."""
     where = tmp_path / "cache"
     monkeypatch.setenv(diskcache.CACHE_ENV, str(where))
-    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
-    monkeypatch.setattr(build, "_built_size", 0)
-    codecache.forget_in_process()
+    _again(monkeypatch)
     yield where
     codecache.forget_in_process()
 

@@ -108,8 +108,7 @@ class CodeCache:
 def for_ruleset(text_hash: str, limits) -> CodeCache:
     """The cache of the ruleset with this hash, loaded under these limits (they shape some
     of the generated code)."""
-    return CodeCache((_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(),
-                      text_hash, repr(limits)))
+    return CodeCache(_key(text_hash, repr(limits)))
 
 
 def _tree_key(text: str, filename: str) -> tuple[str, str, str] | None:
@@ -122,9 +121,14 @@ def opener(limits):
     by its name and text, and the limits, name it."""
     def opened(filename: str, text: str) -> CodeCache:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        return CodeCache((_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(),
-                          filename, digest, repr(limits)))
+        return CodeCache(_key(filename, digest, repr(limits)))
     return opened
+
+
+def _key(*parts: str) -> tuple[str, ...]:
+    """A cache's key: `parts`, after the format and the Python version and bytecode the code
+    objects were compiled for."""
+    return (_FORMAT, sys.implementation.cache_tag or "", importlib.util.MAGIC_NUMBER.hex(), *parts)
 
 
 def forget_in_process() -> None:
