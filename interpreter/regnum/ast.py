@@ -5,12 +5,11 @@ these nodes and every later stage reads them without touching Lark.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional, Union
 
+from .records import record as node
 from .source import Span
-
-node = dataclass(frozen=True, slots=True)
 
 
 # ── Expressions ──────────────────────────────────────────────────────────────

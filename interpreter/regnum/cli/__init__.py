@@ -8,18 +8,19 @@ can cause are printed cleanly on stderr; anything else is reported as an interna
 ``REGNUM_DEBUG=1`` to see its traceback). With ``--json`` a command prints exactly one JSON
 object on stdout and nothing else there.
 
-This package's ``__init__`` holds only the click group, which gathers the commands of the
+This package's ``__init__`` holds only the click group, which names the commands of the
 modules beside it, and ``main``, the entry point of the ``regnum`` console script
 (``regnum.cli:main``). Each command lives in its own module: ``check_list`` (check, list),
 ``play``, ``simulate_cmd`` (simulate), ``compare_cmd`` (compare), ``fuzz_cmd`` (fuzz), ``replay`` (replay,
 log), ``bench``, ``diff_cmd`` (diff) and ``compiled_cmd`` (compiled); ``errors`` and ``common`` hold what they share.
+A command's module is imported when the command runs (``lazy``): a process imports the one it runs.
 """
 from __future__ import annotations
 
 import click
 
-from . import bench, check_list, compare_cmd, compiled_cmd, diff_cmd, fuzz_cmd, play, replay, simulate_cmd
 from .errors import RegnumGroup, describe_error
+from .lazy import LazyCommands
 
 __all__ = ["cli", "main", "describe_error"]
 
@@ -42,18 +43,19 @@ def cli() -> None:
     """
 
 
-cli.add_command(check_list.check)
-cli.add_command(check_list.list_rulesets)
-cli.add_command(play.play)
-cli.add_command(simulate_cmd.simulate_command)
-cli.add_command(compare_cmd.compare_command)
-cli.add_command(fuzz_cmd.fuzz_command)
-cli.add_command(replay.replay)
-cli.add_command(replay.log_group)
-cli.add_command(bench.bench)
-cli.add_command(diff_cmd.diff_command)
-cli.add_command(compiled_cmd.compiled_group)
-
+cli.commands = LazyCommands(__name__, {
+    "check": ("check_list", "check"),
+    "list": ("check_list", "list_rulesets"),
+    "play": ("play", "play"),
+    "simulate": ("simulate_cmd", "simulate_command"),
+    "compare": ("compare_cmd", "compare_command"),
+    "fuzz": ("fuzz_cmd", "fuzz_command"),
+    "replay": ("replay", "replay"),
+    "log": ("replay", "log_group"),
+    "bench": ("bench", "bench"),
+    "diff": ("diff_cmd", "diff_command"),
+    "compiled": ("compiled_cmd", "compiled_group"),
+})
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``regnum`` console script."""

@@ -9,8 +9,6 @@ import json
 import os
 
 import click
-from rich.table import Table
-from rich.text import Text
 
 import regnum
 
@@ -143,6 +141,8 @@ def list_rulesets(names: bool, as_json: bool) -> None:
     if not rows:
         echo(f"no bundled rulesets in {resources.data_dir('rulesets')}")
         return
+    from rich.table import Table
+    from rich.text import Text
     table = Table(title="Bundled rulesets")
     table.add_column("name", no_wrap=True)
     table.add_column("players", justify="center")

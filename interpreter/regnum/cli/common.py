@@ -9,19 +9,18 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.console import Console
-from rich.measure import Measurement
-from rich.table import Table
-from rich.text import Text
 
 import regnum
 
 from .. import confine, resources
 from ..resources import ruleset_label
 from ..terminal import safe
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def echo(message: str = "", err: bool = False) -> None:
@@ -31,7 +30,9 @@ def echo(message: str = "", err: bool = False) -> None:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A rich console for tables and progress bars, without highlighting or wrapping."""
+    """A rich console for tables and progress bars, without highlighting or wrapping. Rich is
+    imported here, by the commands that print through it: `regnum check` never does."""
+    from rich.console import Console
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
@@ -44,6 +45,7 @@ def wide_enough(console: Console, table) -> None:
     bench` of eight rulesets lost its `same` column and words of its notes, and `regnum
     fuzz` the line numbers of the rules it never reached."""
     if not console.is_terminal:
+        from rich.measure import Measurement
         needed = Measurement.get(console, console.options.update_width(_WIDEST), table).maximum
         console.width = max(console.width, needed)
 
@@ -147,6 +149,8 @@ def standings(game, title: str, kinds: dict[int, str] | None = None) -> None:
 
 def standings_table(scores: list[int], winners: list[int], title: str, kinds: dict[int, str] | None = None) -> None:
     """The same table from scores and winners alone (as a seat saw them, in a log for one seat)."""
+    from rich.table import Table
+    from rich.text import Text
     winners = set(winners)
     table = Table(title=safe(title))
     table.add_column("seat", justify="right")
@@ -188,6 +192,7 @@ def progress_bar(label: str, total: int, enabled: bool) -> Iterator:
     if not enabled:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=total)
