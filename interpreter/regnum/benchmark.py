@@ -422,9 +422,21 @@ def peak_memory(path: Path, players: int, games: int = 1_000, max_moves: int = 1
                 rules_path: tuple = ()) -> dict:
     """Peak resident memory of a subprocess that loads the ruleset and simulates ``games``
     random games in one process (read by the subprocess itself: on Linux its VmHWM, in KiB,
-    reported in MiB; elsewhere its ``ru_maxrss``), and the same after loading only."""
-    out = _child(_MEMORY, str(path), str(players), str(games), str(max_moves),
-                 json.dumps([str(p) for p in rules_path]))
+    reported in MiB; elsewhere its ``ru_maxrss``), and the same after loading only.
+
+    The subprocess reads a disk cache of its own, filled by a load in another subprocess
+    just before, as a user's second run would: a process that finds no trees kept parses,
+    and importing Lark and building its parser costs it some 25 MiB more. With the user's
+    cache folder the figure went with whatever that folder held (a full bench run gave one
+    variant 37.8 MiB after its load, and 64.6 MiB when its files had been dropped from the
+    cache by newer ones)."""
+    import tempfile
+
+    rules = json.dumps([str(p) for p in rules_path])
+    with tempfile.TemporaryDirectory(prefix="regnum-bench-cache-") as folder:
+        _child(_COLD, str(path), rules, env={CACHE_ENV: folder})   # fills it
+        out = _child(_MEMORY, str(path), str(players), str(games), str(max_moves), rules,
+                     env={CACHE_ENV: folder})
     bytes_counted = out["how"] == "ru_maxrss" and sys.platform == "darwin"   # macOS counts bytes
     scale = 1 / (1024 * 1024) if bytes_counted else 1 / 1024
     method = ("VmHWM of a subprocess (/proc/self/status in the child)" if out["how"] == "VmHWM"

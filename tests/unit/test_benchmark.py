@@ -143,6 +143,33 @@ def test_peak_memory_is_the_child_s_own_not_the_parent_s(rules):
     del held
 
 
+def test_peak_memory_is_measured_with_a_disk_cache_of_its_own_filled_first(rules, monkeypatch, tmp_path):
+    """Whatever the user's cache folder holds, the measured process finds its ruleset's trees
+    and code kept (a process that parses imports Lark and builds its parser: some 25 MiB)."""
+    users = tmp_path / "users"
+    users.mkdir()
+    monkeypatch.setenv("REGNUM_CACHE_DIR", str(users))   # nothing kept there
+    reported = benchmark._MEMORY.replace('"failed": len(result.failed)}',
+                                         '"failed": len(result.failed), "parsed": "lark" in sys.modules}')
+    monkeypatch.setattr(benchmark, "_MEMORY", reported)
+    calls = []
+    real = benchmark._child
+
+    def child(code, *args, env=None, **kwargs):
+        out = real(code, *args, env=env, **kwargs)
+        calls.append((code, dict(env or {}), out))
+        return out
+
+    monkeypatch.setattr(benchmark, "_child", child)
+    memory = benchmark.peak_memory(rules.path, 2, games=3)
+    assert [code for code, _, _ in calls] == [benchmark._COLD, reported]
+    (_, filling, _), (_, measured, out) = calls
+    folder = filling["REGNUM_CACHE_DIR"]
+    assert measured == {"REGNUM_CACHE_DIR": folder} and folder != str(users)
+    assert out["parsed"] is False and memory["games"] == 3
+    assert not Path(folder).exists() and list(users.iterdir()) == []
+
+
 def test_the_engine_floor_plays_a_trivial_ruleset_and_king_s_road_in_one_run(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("engine_floor", BASELINE.with_name("engine_floor.py"))
     floor = importlib.util.module_from_spec(spec)

@@ -209,3 +209,24 @@ def test_a_second_process_parses_nothing_nor_imports_lark(folder):
                           "stdlib/majority.rules"]
     assert runs[1][0] == [] and runs[1][1] == runs[0][1]
     assert runs[0][2] is True and runs[1][2] is False   # Lark is imported to parse, and only then
+
+
+def test_the_digest_reads_every_module_that_makes_the_nodes():
+    """A tree kept is rebuilt by calling the node classes: the modules that make them (ast.py
+    and `records.record`, which writes their `__init__`) and those build.py and treecode.py
+    read are builders, so a change to any is another key; so is parse.py, which build.py
+    imports when a text is first parsed. `loading` is not: it says where trees are kept, not
+    what they are."""
+    import types
+
+    from regnum import ast
+
+    def read_by(module) -> set:
+        names = set()
+        for value in vars(module).values():
+            name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(name, str) and name.startswith("regnum."):
+                names.add(name.removeprefix("regnum."))
+        return names
+
+    assert read_by(ast) | read_by(treecode) | read_by(build) == set(treecode._BUILDERS) - {"parse"} | {"loading"}
