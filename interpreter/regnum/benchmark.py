@@ -427,9 +427,8 @@ def peak_memory(path: Path, players: int, games: int = 1_000, max_moves: int = 1
     The subprocess reads a disk cache of its own, filled by a load in another subprocess
     just before, as a user's second run would: a process that finds no trees kept parses,
     and importing Lark and building its parser costs it some 25 MiB more. With the user's
-    cache folder the figure went with whatever that folder held (a full bench run gave one
-    variant 37.8 MiB after its load, and 64.6 MiB when its files had been dropped from the
-    cache by newer ones)."""
+    cache folder the figure went with whatever that folder held (Lords gave 64.6 MiB after
+    its load in a full run of the bench, 37.9 in a run of it alone)."""
     import tempfile
 
     rules = json.dumps([str(p) for p in rules_path])
