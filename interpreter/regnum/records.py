@@ -30,7 +30,11 @@ def record(cls: type) -> type:
     for name in names:
         if name in cls.__dict__:
             value = cls.__dict__[name]
-            defaults[name] = value.default if isinstance(value, dataclasses.Field) else value
+            if isinstance(value, dataclasses.Field):
+                if value.default is dataclasses.MISSING:
+                    raise TypeError(f"{cls.__name__}.{name}: a record's default is a value, not a factory")
+                value = value.default
+            defaults[name] = value
     fields = _fields(names)
     cls.__init__ = _init(cls, names, defaults)
     cls.__eq__ = _eq(fields)
@@ -48,6 +52,8 @@ def record(cls: type) -> type:
 def _fields(names: tuple[str, ...]):
     """A function from an instance to the tuple of its field values, as the methods that
     ``dataclasses`` writes compare and hash them."""
+    if not names:
+        return lambda self: ()
     if len(names) == 1:
         name = names[0]
         return lambda self: (getattr(self, name),)

@@ -84,6 +84,19 @@ def test_a_default_is_kept_plain_or_from_field():
         ast.IntLit(SPAN)
 
 
+def test_a_record_without_fields_and_one_refused_a_factory():
+    @record
+    class Empty:
+        pass
+
+    assert Empty() == Empty() and hash(Empty()) == hash(())
+    assert repr(Empty()) == "test_a_record_without_fields_and_one_refused_a_factory.<locals>.Empty()"
+    with pytest.raises(TypeError, match="Listed.items: a record's default is a value, not a factory"):
+        @record
+        class Listed:
+            items: list = dataclasses.field(default_factory=list)
+
+
 def test_a_record_does_not_inherit_fields():
     @record
     class Base:
@@ -112,4 +125,5 @@ def test_a_loaded_ruleset_reads_the_same_trees():
         elif isinstance(node, tuple):
             stack.extend(node)
     assert seen > 500          # 800 nodes at the time of writing
-    assert repr(module).startswith("Module(file='kings_road.rules', decls=(GameDecl(span=Span(file='kings_road.rules', line=4,")
+    assert repr(module).startswith(
+        "Module(file='kings_road.rules', decls=(GameDecl(span=Span(file='kings_road.rules', line=4,")

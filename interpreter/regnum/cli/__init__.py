@@ -57,6 +57,7 @@ cli.commands = LazyCommands(__name__, {
     "compiled": ("compiled_cmd", "compiled_group"),
 })
 
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``regnum`` console script."""
     cli.main(args=argv, prog_name="regnum")
