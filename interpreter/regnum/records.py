@@ -34,6 +34,9 @@ def record(cls: type) -> type:
                 if value.default is dataclasses.MISSING:
                     raise TypeError(f"{cls.__name__}.{name}: a record's default is a value, not a factory")
                 value = value.default
+            if type(value).__hash__ is None:   # as dataclasses refuses a list, a dict, a set
+                raise TypeError(f"{cls.__name__}.{name}: a record's default is a value that cannot change, "
+                                f"not a {type(value).__name__}")
             defaults[name] = value
     fields = _fields(names)
     cls.__init__ = _init(cls, names, defaults)

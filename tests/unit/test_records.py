@@ -97,6 +97,13 @@ def test_a_record_without_fields_and_one_refused_a_factory():
             items: list = dataclasses.field(default_factory=list)
 
 
+def test_a_record_refuses_a_default_that_can_change():
+    with pytest.raises(TypeError, match="Listed.items: a record's default is a value that cannot change, not a list"):
+        @record
+        class Listed:
+            items: list = []
+
+
 def test_a_record_does_not_inherit_fields():
     @record
     class Base:
