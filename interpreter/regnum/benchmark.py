@@ -41,6 +41,7 @@ Load, copy and memory (:func:`load_times`, :func:`copy_cost`, :func:`peak_memory
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -49,7 +50,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -333,14 +334,25 @@ print(json.dumps({"import_ms": (t1 - t0) * 1e3, "load_ms": (t2 - t1) * 1e3}))
 """
 
 
+@contextlib.contextmanager
+def _filled_cache(path: str, rules_path: str) -> Iterator[dict]:
+    """The environment of a subprocess that reads a disk cache of its own, a temporary folder
+    that one load in another subprocess has filled (the parser's tables, the ruleset's trees
+    and code): what a user's second run finds, whatever the user's folder holds."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="regnum-bench-cache-") as folder:
+        env = {CACHE_ENV: folder}
+        _child(_COLD, path, rules_path, env=env)
+        yield env
+
+
 def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs: int = 3,
                clock: Clock = time.process_time) -> dict:
     """Load+check+compile times of a ruleset, in CPU milliseconds (medians): cold in fresh
     processes, without the disk cache (`cold_ms`) and with it filled (`cold_cached_ms`: the
     parser's tables, the ruleset's trees and code read back, see diskcache.py); warm in this
     process."""
-    import tempfile
-
     import regnum
 
     args = (str(path), json.dumps([str(p) for p in rules_path]))
@@ -348,9 +360,8 @@ def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs
     cold = [_child(_COLD, *args, env={CACHE_ENV: "off"}) for _ in range(runs)]
     cached = []
     if runs:
-        with tempfile.TemporaryDirectory(prefix="regnum-bench-cache-") as folder:
-            _child(_COLD, *args, env={CACHE_ENV: folder})   # fills it
-            cached = [_child(_COLD, *args, env={CACHE_ENV: folder}) for _ in range(runs)]
+        with _filled_cache(*args) as env:
+            cached = [_child(_COLD, *args, env=env) for _ in range(runs)]
     regnum.load(str(path), rules_path=list(rules_path))   # this process's first load is not a warm one
     warm = []
     for _ in range(max(1, warm_runs)):
@@ -429,13 +440,9 @@ def peak_memory(path: Path, players: int, games: int = 1_000, max_moves: int = 1
     and importing Lark and building its parser costs it some 25 MiB more. With the user's
     cache folder the figure went with whatever that folder held (Lords gave 64.6 MiB after
     its load in a full run of the bench, 37.9 in a run of it alone)."""
-    import tempfile
-
     rules = json.dumps([str(p) for p in rules_path])
-    with tempfile.TemporaryDirectory(prefix="regnum-bench-cache-") as folder:
-        _child(_COLD, str(path), rules, env={CACHE_ENV: folder})   # fills it
-        out = _child(_MEMORY, str(path), str(players), str(games), str(max_moves), rules,
-                     env={CACHE_ENV: folder})
+    with _filled_cache(str(path), rules) as env:
+        out = _child(_MEMORY, str(path), str(players), str(games), str(max_moves), rules, env=env)
     bytes_counted = out["how"] == "ru_maxrss" and sys.platform == "darwin"   # macOS counts bytes
     scale = 1 / (1024 * 1024) if bytes_counted else 1 / 1024
     method = ("VmHWM of a subprocess (/proc/self/status in the child)" if out["how"] == "VmHWM"
