@@ -438,7 +438,7 @@ def peak_memory(path: Path, players: int, games: int = 1_000, max_moves: int = 1
     The subprocess reads a disk cache of its own, filled by a load in another subprocess
     just before, as a user's second run would: a process that finds no trees kept parses,
     and importing Lark and building its parser costs it some 25 MiB more. With the user's
-    cache folder the figure went with whatever that folder held (Lords gave 64.6 MiB after
+    cache folder the figure went with whatever that folder held (a variant gave 64.6 MiB after
     its load in a full run of the bench, 37.9 in a run of it alone)."""
     rules = json.dumps([str(p) for p in rules_path])
     with _filled_cache(str(path), rules) as env:
