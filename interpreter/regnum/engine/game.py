@@ -1102,7 +1102,7 @@ def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:  # a gap in check()
         from ..log import StateError
         raise StateError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None
-    moves = [Move(m.player, m.action, dict(m.args)) for m in record.moves]
+    moves = record.moves
     checks.invariants(Game(ruleset, record.players, record.seed, state, moves, {}, []))
     if check_moves:
         state = checks.replayed(ruleset, record, raw["state"])._state

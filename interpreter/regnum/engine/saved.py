@@ -20,14 +20,20 @@ path (`state.pieces[12].owner`):
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from ..boards import coordinates
 from .state import canonical_json
-from ..documents import STATE_FORMAT, BadValue, StateError, first_error, json_value, read_document
+from ..documents import STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
 from ..log import LogMove
+from ..moves import Move
+
+# A Move made with its slots set directly, as Game._made_move makes one: the values are checked.
+_new_move = object.__new__
+_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 Frame = tuple[StrictStr, StrictInt, dict[StrictStr, Any]]
 
@@ -76,27 +82,87 @@ class SavedState(_Strict):
     grids: dict[StrictStr, SavedGrid] = Field(default_factory=dict)   # open grids: the cells in use
 
 
-class SavedGame(_Strict):
-    """The JSON of `Game.to_json()`: `regnum-state/1`."""
-
+class _SavedHead(_Strict):
     format: Literal["regnum-state/1"]   # STATE_FORMAT
     ruleset: StrictStr
     ruleset_hash: StrictStr
     variant: StrictStr | None
     players: StrictInt
     seed: StrictInt
+
+
+class SavedGame(_SavedHead):
+    """The JSON of `Game.to_json()`: `regnum-state/1`."""
+
     moves: list[LogMove]
     state: SavedState
 
 
-def parse(ruleset, data) -> tuple[SavedGame, dict]:
-    """Step 1: the saved game's JSON (text, bytes or dict) as a SavedGame, and as read."""
+class _SavedRest(_SavedHead):
+    """A SavedGame's fields but its moves, in the same order: what is left to read once every
+    move was read as plain (`_plain_moves`), refused by pydantic exactly as SavedGame refuses
+    it, since the moves it leaves out hold nothing to refuse."""
+
+    state: SavedState
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A saved game as read by step 1: its fields, and its moves as the game keeps them."""
+
+    ruleset: str
+    variant: str | None
+    players: int
+    seed: int
+    moves: list[Move]
+    state: SavedState
+
+
+def parse(ruleset, data) -> tuple[Saved, dict]:
+    """Step 1: the saved game's JSON (text, bytes or dict) as read by the models, and as read.
+
+    A saved game lists every move that made it, and the fuzzer reads one back at every step
+    of a game, so its moves are read first in plain Python when every one is plain; any other
+    log is read by SavedGame, whose messages say what is wrong."""
     data = read_document(data, "saved game", StateError, ruleset.limits, STATE_FORMAT)
+    moves = _plain_moves(data.get("moves"))
     try:
-        return SavedGame.model_validate(data), data
+        if moves is None:
+            record = SavedGame.model_validate(data)
+            moves = [Move(m.player, m.action, dict(m.args)) for m in record.moves]
+        else:
+            rest = dict(data)
+            del rest["moves"]
+            record = _SavedRest.model_validate(rest)
     except ValidationError as err:
         where, message = first_error(err)
         raise StateError(f"state field '{where}': {message}") from None
+    return Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state), data
+
+
+def _plain_moves(moves) -> list[Move] | None:
+    """The moves of a log when every one is plain, as LogMove reads them: exactly a seat (a
+    whole number, not below 0), an action's name (a text, not empty) and its arguments (texts
+    naming texts, whole numbers, truth values or nulls), each of its exact JSON type. None
+    when any is otherwise (a hidden move, a missing or extra field, an argument that is a list
+    or a map, a wrong type): then SavedGame reads them all and says which is wrong."""
+    if type(moves) is not list:
+        return None
+    out = []
+    for move in moves:
+        if type(move) is not dict or len(move) != 3:
+            return None
+        player, action, args = move.get("player"), move.get("action"), move.get("args")
+        if type(player) is not int or player < 0 or type(action) is not str or not action \
+                or type(args) is not dict or not all_plain(args.values()) \
+                or not all(type(name) is str for name in args):
+            return None
+        made = _new_move(Move)
+        _set_player(made, player)
+        _set_action(made, action)
+        _set_args(made, dict(args))
+        out.append(made)
+    return out
 
 
 def _fail(path, message: str):
@@ -245,7 +311,7 @@ def _json(value, path: str) -> None:
         raise StateError(f"state field '{where}': {err.reason}") from None
 
 
-def check(ruleset, saved: SavedGame) -> None:
+def check(ruleset, saved: Saved) -> None:
     """Step 2: the saved game against the ruleset."""
     model = ruleset.model
     if saved.ruleset != model.name:
@@ -396,10 +462,10 @@ def invariants(game) -> None:
         raise StateError(f"the state breaks invariant {failed[0]}")
 
 
-def replayed(ruleset, saved: SavedGame, raw: dict):
+def replayed(ruleset, saved: Saved, raw: dict):
     """Step 4: the game its moves give, which must be the state written."""
     from ..diagnostics import RulesetError
-    from ..moves import IllegalMove, Move
+    from ..moves import IllegalMove
     from .game import Game, OptionError
     options = {name: saved.state.vars[name] for name in ruleset.model.options}
     try:
@@ -409,9 +475,9 @@ def replayed(ruleset, saved: SavedGame, raw: dict):
     except RulesetError as err:
         raise StateError(f"the game cannot be set up again from its seed and options: "
                          f"{_first(err)}") from None
-    for i, record in enumerate(saved.moves):
+    for i, move in enumerate(saved.moves):
         try:
-            game.play(Move(record.player, record.action, dict(record.args)))
+            game.play(move)
         except IllegalMove as err:
             raise StateError(f"state field 'moves[{i}]': {err.reason}") from None
         except RulesetError as err:
