@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from ..boards import coordinates
 from .state import canonical_json
-from ..documents import STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
+from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
 from ..log import LogMove
 from ..moves import Move
 
@@ -177,6 +177,9 @@ def _path(path) -> str:
     return "".join(_path(part) if type(part) is tuple else str(part) for part in path)
 
 
+_CELLS_KEPT = 4096
+
+
 def _types(ruleset):
     """The declared type of every variable and piece field, read from the program once per
     ruleset (the compiled model keeps no types: the runtime never needs them)."""
@@ -213,6 +216,49 @@ class _Types:
         self._indexes: dict = {}     # table name -> its indexes as texts (indexes)
         self._zone_keys: dict = {}   # player count -> the zone keys the ruleset lists (zone_keys)
         self.open_zones = [fam for fam in model.zones.values() if fam.open]
+        self._accepts: dict = {}   # id of a type -> (accepts(type), the type)
+        self._fields_accepted: dict = {}   # piece type -> field name -> accepts(its type)
+        self._cells: set = set()   # texts found to be cells of an open grid (is_cell)
+
+    def accepts(self, ref):
+        """`ok(value, pieces, players)`: whether `check` takes `value` as of type `ref`,
+        answered without a path or a message (made once per type: a saved game holds
+        thousands of values, and `check` is called only for one that is refused)."""
+        known = self._accepts.get(id(ref))
+        if known is None:
+            known = self._accepts[id(ref)] = (self._acceptor(ref), ref)   # the ref kept: its id stays its own
+        return known[0]
+
+    def _acceptor(self, ref):
+        optional = ref.optional
+        if ref.item is not None:
+            item = self._acceptor(ref.item)
+            return lambda v, pieces, players: (v is None and optional) or \
+                (type(v) is list and all(item(x, pieces, players) for x in v))
+        name = ref.name
+        if name == "int":
+            low, high = -self.number, self.number
+            return lambda v, pieces, players: (type(v) is int and low < v < high) or (v is None and optional)
+        if name in ("bool", "str"):
+            kind = bool if name == "bool" else str
+            return lambda v, pieces, players: type(v) is kind or (v is None and optional)
+        if name == "player":
+            return lambda v, pieces, players: (type(v) is int and 0 <= v < players) or (v is None and optional)
+        if name == "piece":
+            return lambda v, pieces, players: (type(v) is int and 0 <= v < len(pieces)) or (v is None and optional)
+        if name in self.fields:
+            return lambda v, pieces, players: (type(v) is int and 0 <= v < len(pieces) and pieces[v].type == name) \
+                or (v is None and optional)
+        if name in self.cells:
+            cells = self.cells[name]
+            return lambda v, pieces, players: (type(v) is str and v in cells) or (v is None and optional)
+        if name in self.open:
+            return lambda v, pieces, players: (v is None and optional) or (v is not None and self.is_cell(v))
+        if name in self.enums:
+            members = self.enums[name]
+            return lambda v, pieces, players: (type(v) is str and v in members) or (v is None and optional)
+        # a type the checker let through: only JSON values (their plain kinds taken at once)
+        return lambda v, pieces, players: optional if v is None else (type(v) in PLAIN_TYPES or _is_json(v))
 
     def check(self, ref, value, path, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
@@ -283,9 +329,29 @@ class _Types:
                                          for cell in in_use[fam.index])}
 
     def is_cell(self, value) -> bool:
-        """A cell of an open grid: its canonical text `(row,col)`, within the reach."""
-        found = coordinates(value) if type(value) is str else None
-        return found is not None and abs(found[0]) <= self.reach and abs(found[1]) <= self.reach
+        """A cell of an open grid: its canonical text `(row,col)`, within the reach. The texts
+        found to be cells are remembered (a few thousand at most: a stranger's file may
+        name any number of them)."""
+        if type(value) is not str:
+            return False
+        cells = self._cells
+        if value in cells:
+            return True
+        found = coordinates(value)
+        if found is None or abs(found[0]) > self.reach or abs(found[1]) > self.reach:
+            return False
+        if len(cells) >= _CELLS_KEPT:
+            cells.clear()
+        cells.add(value)
+        return True
+
+    def field_acceptors(self, piece_type: str) -> dict:
+        """Field name -> accepts(its type), for the fields of `piece_type`."""
+        known = self._fields_accepted.get(piece_type)
+        if known is None:
+            known = self._fields_accepted[piece_type] = {
+                name: self.accepts(ref) for name, ref in self.fields[piece_type].items()}
+        return known
 
 
 class _IntRef:
@@ -301,6 +367,14 @@ _INT = _IntRef()
 def _short(value) -> str:
     text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _is_json(value) -> bool:
+    try:
+        json_value(value)
+    except BadValue:
+        return False
+    return True
 
 
 def _json(value, path: str) -> None:
@@ -332,15 +406,22 @@ def check(ruleset, saved: Saved) -> None:
     if state.moves != len(saved.moves):
         _fail("state.moves", f"{state.moves} moves counted, but the game lists {len(saved.moves)}")
 
+    # Each value is asked of types.accepts first; types.check, which says why, only of one
+    # it does not take.
+    accepts = types.accepts
     _names("state.vars", state.vars, types.vars)
     for name, value in state.vars.items():
-        types.check(types.vars[name], value, f"state.vars.{name}", pieces, players)
+        ref = types.vars[name]
+        if not accepts(ref)(value, pieces, players):
+            types.check(ref, value, f"state.vars.{name}", pieces, players)
     if len(state.player_vars) != players:
         _fail("state.player_vars", f"{len(state.player_vars)} rows for {players} players")
     for p, row in enumerate(state.player_vars):
         _names(f"state.player_vars[{p}]", row, types.pvars)
         for name, value in row.items():
-            types.check(types.pvars[name], value, f"state.player_vars[{p}].{name}", pieces, players)
+            ref = types.pvars[name]
+            if not accepts(ref)(value, pieces, players):
+                types.check(ref, value, f"state.player_vars[{p}].{name}", pieces, players)
     in_use = _grids(model, types, state, pieces, players)
     _names("state.tables", state.tables, types.tables)
     for name, values in state.tables.items():
@@ -348,35 +429,31 @@ def check(ruleset, saved: Saved) -> None:
         indexes = in_use[table.index] if table.open else types.indexes(name, table)
         _names(f"state.tables.{name}", values, indexes, "index")
         ref = types.tables[name]
+        ok = accepts(ref)
         for index, value in values.items():
-            types.check(ref, value, ("state.tables.", name, ".", index), pieces, players)
+            if not ok(value, pieces, players):
+                types.check(ref, value, ("state.tables.", name, ".", index), pieces, players)
 
     for i, piece in enumerate(pieces):
-        path = f"state.pieces[{i}]"
         fields = types.fields.get(piece.type)
         if fields is None:
-            _fail(f"{path}.type", f"{piece.type!r} is not a piece type of this ruleset "
+            _fail(f"state.pieces[{i}].type", f"{piece.type!r} is not a piece type of this ruleset "
                   f"({', '.join(sorted(types.fields)) or 'none'})")
         if "#" in piece.label:
-            _fail(f"{path}.label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
+            _fail(f"state.pieces[{i}].label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
         given = piece.__pydantic_extra__ or {}
-        _names(path, given, fields, "field")
+        if given.keys() != fields.keys():
+            _names(f"state.pieces[{i}]", given, fields, "field")
+        acceptors = types.field_acceptors(piece.type)
         for name, value in given.items():
-            types.check(fields[name], value, (path, ".", name), pieces, players)
+            if not acceptors[name](value, pieces, players):
+                types.check(fields[name], value, (f"state.pieces[{i}]", ".", name), pieces, players)
 
     _names("state.zones", state.zones, types.zone_keys(players, in_use), "zone")
-    seen: set = set()
-    for key, ids in state.zones.items():
-        for j, piece in enumerate(ids):
-            if not 0 <= piece < len(pieces):
-                _fail(f"state.zones.{key}[{j}]", f"{piece} is not a piece of this game "
-                      f"(ids 0–{len(pieces) - 1})")
-            if piece in seen:
-                _fail(f"state.zones.{key}[{j}]", f"piece {piece} is in two zones, or twice in one")
-            seen.add(piece)
-    if len(seen) != len(pieces):
-        missing = min(set(range(len(pieces))) - seen)
-        _fail(f"state.pieces[{missing}]", "this piece is in no zone")
+    placed = [piece for ids in state.zones.values() for piece in ids]
+    if len(placed) != len(pieces) or len(set(placed)) != len(pieces) or \
+            (placed and not (0 <= min(placed) and max(placed) < len(pieces))):
+        _pieces_placed(state.zones, pieces)   # not every piece once: which one is wrong, and how
     for j, piece in enumerate(state.revealed):
         if not 0 <= piece < len(pieces):
             _fail(f"state.revealed[{j}]", f"{piece} is not a piece of this game")
@@ -400,6 +477,23 @@ def check(ruleset, saved: Saved) -> None:
             _json(local, f"{where}[{k}][2]")
             if "$asked" in local or "$actions" in local:
                 _check_ask(f"{where}[{k}][2]", local, k == len(stack) - 1, players, model)
+
+
+def _pieces_placed(zones: dict, pieces: list) -> None:
+    """Refuse the first piece of `zones` that is not a piece, or is met twice, or the first
+    piece in no zone."""
+    seen: set = set()
+    for key, ids in zones.items():
+        for j, piece in enumerate(ids):
+            if not 0 <= piece < len(pieces):
+                _fail(f"state.zones.{key}[{j}]", f"{piece} is not a piece of this game "
+                      f"(ids 0–{len(pieces) - 1})")
+            if piece in seen:
+                _fail(f"state.zones.{key}[{j}]", f"piece {piece} is in two zones, or twice in one")
+            seen.add(piece)
+    if len(seen) != len(pieces):
+        missing = min(set(range(len(pieces))) - seen)
+        _fail(f"state.pieces[{missing}]", "this piece is in no zone")
 
 
 def _grids(model, types: _Types, state, pieces: list, players: int) -> dict:
