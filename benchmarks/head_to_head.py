@@ -3,7 +3,8 @@
 `regnum bench` runs every ruleset one after the other, and on a noisy machine a gain of
 a tenth can drown between two of its runs. Here two checkouts (a worktree of an earlier
 commit and this one, say) play the same four-player random games, coverage off (on with
-`--coverage`, as `regnum fuzz` plays), one
+`--coverage`, as `regnum fuzz` plays; or checked at every step as `regnum fuzz` checks them,
+with `--fuzz`), one
 subprocess per side and round, the order of the sides alternating from round to round, each
 after a warm-up game; the figures are the medians of the rounds, in CPU seconds, and their
 ratio. Each side imports its own `interpreter/` and keeps its own cache of generated code.
@@ -11,6 +12,7 @@ ratio. Each side imports its own `interpreter/` and keeps its own cache of gener
     git worktree add /tmp/before <commit>
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --games 30 --rounds 5
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --coverage
+    .venv/bin/python benchmarks/head_to_head.py /tmp/before . kings_gate --fuzz --games 4
 
 Used for the figures of docs/performance.md ("At the fourteenth step").
 """
@@ -30,18 +32,28 @@ import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
 coverage = sys.argv[3:] == ["coverage"]
-play_random_game(rules, 4, 10_000, coverage=coverage)   # warm-up
+if sys.argv[3:] == ["fuzz"]:   # each game as `regnum fuzz` plays and checks its random games
+    from regnum.fuzz import DEFAULT_BOUND
+    from regnum.fuzz.playout import Settings, fuzz_game
+    settings = Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
+    def play(seed):
+        assert fuzz_game(rules, 4, seed, "random", settings).failure is None
+else:
+    def play(seed):
+        play_random_game(rules, 4, seed, coverage=coverage)
+play(10_000)   # warm-up
 start = time.process_time()
 for seed in range(int(sys.argv[2])):
-    play_random_game(rules, 4, seed, coverage=coverage)
+    play(seed)
 print(time.process_time() - start)
 """
 
 
-def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False) -> float:
+def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False, fuzz: bool = False) -> float:
     env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
                PYTHONHASHSEED="0")
-    command = [sys.executable, "-c", _TIMER, ruleset, str(games)] + (["coverage"] if coverage else [])
+    command = [sys.executable, "-c", _TIMER, ruleset, str(games)] + \
+        (["coverage"] if coverage else ["fuzz"] if fuzz else [])
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -54,6 +66,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=30, help="games per round and side (default 30)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     parser.add_argument("--coverage", action="store_true", help="count coverage, as `regnum fuzz` does")
+    parser.add_argument("--fuzz", action="store_true", help="check every step, as `regnum fuzz` does")
     args = parser.parse_args(argv)
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     for name, checkout in sides.items():
@@ -68,12 +81,12 @@ def main(argv=None) -> int:
         for r in range(args.rounds):
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for name in order:
-                counted = {"coverage": True} if args.coverage else {}
+                counted = {"coverage": True} if args.coverage else {"fuzz": True} if args.fuzz else {}
                 times[name].append(_round(sides[name], caches[name], args.ruleset, args.games, **counted))
             print(f"round {r + 1}: " + ", ".join(f"{name} {times[name][-1]:.3f} s" for name in sides))
     before, after = (statistics.median(times[name]) for name in sides)
     print(f"medians of {args.rounds} rounds, {args.games} games each"
-          f"{', coverage counted' if args.coverage else ''}: before {before:.3f} s "
+          f"{', coverage counted' if args.coverage else ', every step checked' if args.fuzz else ''}: before {before:.3f} s "
           f"({args.games / before:.1f} games/s), after {after:.3f} s ({args.games / after:.1f} games/s): "
           f"after/before = {after / before:.3f}")
     return 0

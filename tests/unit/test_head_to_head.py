@@ -73,3 +73,24 @@ def test_a_round_counts_coverage_in_its_process_when_asked(tmp_path, monkeypatch
     assert module._round(ROOT, tmp_path, "kings_kilt", 1) == 0.5
     assert seen == [["kings_kilt", "1", "coverage"], ["kings_kilt", "1"]]
     assert "coverage = sys.argv[3:] == [\"coverage\"]" in module._TIMER
+
+
+def test_fuzzed_games_are_checked_on_both_sides_when_asked(monkeypatch, capsys):
+    module = _module()
+    asked: list[tuple[bool, bool]] = []
+
+    def fake_round(checkout, cache, ruleset, games, coverage=False, fuzz=False):
+        asked.append((coverage, fuzz))
+        return 2.0
+    monkeypatch.setattr(module, "_round", fake_round)
+    assert module.main([str(ROOT), str(ROOT), "kings_gate", "--games", "4", "--rounds", "2", "--fuzz"]) == 0
+    assert asked == [(False, True)] * 4
+    assert capsys.readouterr().out.splitlines()[2] == (
+        "medians of 2 rounds, 4 games each, every step checked: before 2.000 s (2.0 games/s), "
+        "after 2.000 s (2.0 games/s): after/before = 1.000")
+
+
+def test_a_fuzzed_round_checks_its_games_in_a_process_of_its_own(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    assert _module()._round(ROOT, cache, "kings_kilt", 1, fuzz=True) > 0
