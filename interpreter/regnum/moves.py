@@ -40,6 +40,25 @@ class Move:
         return cls(player, action, dict(args))
 
 
+# What Move(player, action, args) does, without its frozen dataclass __init__ (which sets each
+# field by name through object.__setattr__): the object made, each slot set by its descriptor
+# (tests/unit/test_engine_fixed_cost.py compares the two).
+_new_move = object.__new__
+_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
+
+
+def made_move(player: int, action: str, args: dict) -> Move:
+    """Move(player, action, args) with its slots set directly, no checks: for values that are
+    a move's already (a listing's; a saved game's, read and checked). The game keeps moves
+    made so, its own: a caller who changes a move it played changes neither the log nor the
+    saved game."""
+    move = _new_move(Move)
+    _set_player(move, player)
+    _set_action(move, action)
+    _set_args(move, args)
+    return move
+
+
 def _show(value) -> str:
     """An argument as JSON; a value too deep to print (a hostile move) as an ellipsis."""
     try:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from .. import rng, scoring
 from ..diagnostics import RulesetError
 from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, field_path, json_value
-from ..moves import IllegalMove, Move
+from ..moves import IllegalMove, Move, made_move
 from . import decisions, memo, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
@@ -24,12 +24,6 @@ from .state import string_text as _string_text
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 _FAULTS = decisions._FAULTS
-
-# What Move(player, action, args) does, without its frozen dataclass __init__ (which sets each
-# field by name through object.__setattr__): the object made, each slot set by its descriptor.
-# For the one move _play_nth plays (tests/unit/test_engine_fixed_cost.py compares the two).
-_new_move = object.__new__
-_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
 
 
 # A ruleset whose start draws nothing random starts every game as a copy of its first one
@@ -399,7 +393,7 @@ class Game:
         if moves is None:
             actions = self.model.actions   # each Move's arguments made afresh from its tuple
             moves = self._cache[("legal", player)] = [
-                _made_move(player, name, decisions.move_args(actions[name], m))
+                made_move(player, name, decisions.move_args(actions[name], m))
                 for name, found in self._flat_listed(player) for m in found]
         return moves
 
@@ -451,7 +445,7 @@ class Game:
                     break
                 i -= len(found)
             listed = found[i]
-        move = _made_move(player, name, decisions.move_args(self.model.actions[name], listed))
+        move = made_move(player, name, decisions.move_args(self.model.actions[name], listed))
         try:
             self._apply(move, listed)
         except RulesetError as err:
@@ -524,7 +518,7 @@ class Game:
                     if _same(move.args, args):
                         # As handed out: its shape and legality are known. The game keeps a
                         # move of its own (the caller's may change after; the log may not).
-                        self._apply(_made_move(move.player, move.action, args), listed)
+                        self._apply(made_move(move.player, move.action, args), listed)
                         return
                     break
         _check_shape(move)
@@ -547,7 +541,7 @@ class Game:
         chosen, args = found
         if not _same(args, move.args):
             raise _not_same(move, args, action)
-        self._apply(_made_move(move.player, move.action, args), chosen)
+        self._apply(made_move(move.player, move.action, args), chosen)
 
     def _find_listed(self, player: int, name: str, args: dict) -> tuple | None:
         """(the listed tuple, its arguments) of the first legal move of `player` that is action
@@ -1018,17 +1012,6 @@ def _inherited(cache: dict) -> dict:
     if kept:
         out["kept"] = kept
     return out
-
-
-def _made_move(player: int, action: str, args: dict) -> Move:
-    """Move(player, action, args) with its slots set directly (no checks: the values come from
-    a listing). The game keeps moves made so, its own: a caller who changes a move it played
-    changes neither the log nor the saved game."""
-    move = _new_move(Move)
-    _set_player(move, player)
-    _set_action(move, action)
-    _set_args(move, args)
-    return move
 
 
 def _same(a, b) -> bool:

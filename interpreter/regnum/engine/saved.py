@@ -29,11 +29,7 @@ from ..boards import coordinates
 from .state import canonical_json
 from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
 from ..log import LogMove
-from ..moves import Move
-
-# A Move made with its slots set directly, as Game._made_move makes one: the values are checked.
-_new_move = object.__new__
-_set_player, _set_action, _set_args = Move.player.__set__, Move.action.__set__, Move.args.__set__
+from ..moves import Move, made_move
 
 Frame = tuple[StrictStr, StrictInt, dict[StrictStr, Any]]
 
@@ -157,11 +153,7 @@ def _plain_moves(moves) -> list[Move] | None:
                 or type(args) is not dict or not all_plain(args.values()) \
                 or not all(type(name) is str for name in args):
             return None
-        made = _new_move(Move)
-        _set_player(made, player)
-        _set_action(made, action)
-        _set_args(made, dict(args))
-        out.append(made)
+        out.append(made_move(player, action, dict(args)))
     return out
 
 
