@@ -245,7 +245,7 @@ class _Types:
             cells = self.cells[name]
             return lambda v, pieces, players: (type(v) is str and v in cells) or (v is None and optional)
         if name in self.open:
-            return lambda v, pieces, players: (v is None and optional) or (v is not None and self.is_cell(v))
+            return lambda v, pieces, players: self.is_cell(v) or (v is None and optional)   # a cell is a text
         if name in self.enums:
             members = self.enums[name]
             return lambda v, pieces, players: (type(v) is str and v in members) or (v is None and optional)
