@@ -184,6 +184,15 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
+def _literal(terminal: str) -> bool:
+    """Whether a terminal Lark named itself (`..`, `==`: `__ANON_0`…) is a literal text, shown
+    as it is written; the others (what is skipped between tokens) are nothing to expect."""
+    try:
+        return parser().get_terminal(terminal).pattern.type == "str"
+    except KeyError:
+        return False
+
+
 def _describe_token(token: Token) -> str:
     if token.type == "_NL":
         return "end of line"
@@ -197,7 +206,7 @@ def _describe_token(token: Token) -> str:
 
 
 def _expected_list(expected) -> str:
-    names = sorted({_describe(t) for t in expected if not t.startswith("__")})
+    names = sorted({_describe(t) for t in expected if not t.startswith("__") or _literal(t)})
     if len(names) > 12:
         names = names[:12] + ["…"]
     return ", ".join(names)
