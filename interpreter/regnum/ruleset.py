@@ -92,14 +92,17 @@ class Ruleset:
             raise ValueError(f"coverage is true or false, not {coverage!r}")
         return Game.start(self, players, seed, narrate, options, limits, coverage)
 
-    def game_from_json(self, text: str | bytes | dict, check_moves: bool = True) -> Game:
+    def game_from_json(self, text: str | bytes | dict, check_moves: bool = True,
+                       check_invariants: bool = True) -> Game:
         """A game saved with `Game.to_json()` (its text, bytes or dict), checked before it is
         trusted (docs/log-format.md); raises regnum.StateError naming the field path.
 
         The last check replays the saved moves and requires the state they give. A position
         built by hand (regnum.testing.Scenario) is reached by no moves: load one you trust
-        with check_moves=False — every other check still runs, the invariants included."""
-        return game_from_dict(self, text, check_moves)
+        with check_moves=False — every other check still runs, the invariants included.
+        check_invariants=False skips the invariants too, for the JSON of a game whose
+        invariants were just checked (the fuzzer's round trip): the same state, checked once."""
+        return game_from_dict(self, text, check_moves, check_invariants)
 
     @staticmethod
     def render_diagnostics(diagnostics: list[Diagnostic]) -> str:

@@ -19,7 +19,7 @@ from . import decisions, memo, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .checkpoint import UNJOURNALED, Checkpoint
-from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size
+from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size, state_text
 from .state import string_text as _string_text
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
@@ -775,7 +775,7 @@ class Game:
         if kept is None:   # the game's first text, written without keeping its parts (a game
             kept = (None, None)   # read back is often written once); the next one keeps them
             self._json_parts = ({}, {})
-        state = canonical_parts(self._state.to_dict(), kept[0])
+        state = canonical_parts(self._state.to_dict(), None) if kept[0] is None else state_text(self._state, kept[0])
         rest = canonical_parts({**self._about(), "state": None}, kept[1], {"state": state})   # every key sorts after "moves"
         return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'
 
@@ -1073,10 +1073,11 @@ def _args_text(args: dict) -> str:
     return "{" + ",".join(parts) + "}"
 
 
-def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
+def game_from_dict(ruleset, data, check_moves: bool = True, check_invariants: bool = True) -> Game:
     """A saved game (its JSON text, bytes or dict), checked as engine/saved.py says; raises
     StateError naming the field path. check_moves=False skips the last check (the state its
-    moves give), for positions built by hand that the caller trusts."""
+    moves give), for positions built by hand that the caller trusts; check_invariants=False
+    skips step 3, for a state whose invariants the caller has just checked."""
     from . import saved as checks
     record, raw = checks.parse(ruleset, data)
     checks.check(ruleset, record)
@@ -1086,7 +1087,8 @@ def game_from_dict(ruleset, data, check_moves: bool = True) -> Game:
         from ..log import StateError
         raise StateError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None
     moves = record.moves
-    checks.invariants(Game(ruleset, record.players, record.seed, state, moves, {}, []))
+    if check_invariants:
+        checks.invariants(Game(ruleset, record.players, record.seed, state, moves, {}, []))
     if check_moves:
         state = checks.replayed(ruleset, record, raw["state"])._state
     return Game(ruleset, record.players, record.seed, state, moves, {}, [])

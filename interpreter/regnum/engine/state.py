@@ -475,22 +475,59 @@ def canonical_parts(data: dict, kept: dict | None, written: dict | None = None) 
     for key in sorted(data):
         value = data[key]
         text = written.get(key) if written else None
-        if text is None and kept is None:
-            text = _CANONICAL.encode(value)
-        elif text is None:
-            try:
-                fingerprint = marshal.dumps(value)
-            except ValueError:   # a type marshal does not write, or nested past its depth
-                fingerprint = None
-            known = kept.get(key)
-            if known is not None and fingerprint is not None and known[0] == fingerprint:
-                text = known[1]
-            else:
-                text = _CANONICAL.encode(value)
-                if fingerprint is not None:
-                    kept[key] = (fingerprint, text)
+        if text is None:
+            text = _CANONICAL.encode(value) if kept is None else _kept_text(kept, key, value)
         out.append(f"{string_text(key)}:{text}")
     return "{" + ",".join(out) + "}"
+
+
+def _kept_text(kept: dict, key, source, make=None) -> str:
+    """The text of part `key`, whose JSON form is `make(source)` (`source` itself when `make`
+    is None), kept in `kept` by marshal's bytes of `source`: the same bytes are the same
+    values, so the same text. A source marshal refuses (a ZoneRef in it) is kept by its JSON
+    form's bytes instead, under another key: the two kinds of bytes are never compared."""
+    try:
+        fingerprint = marshal.dumps(source)
+    except ValueError:   # a type marshal does not write, or nested past its depth
+        if make is None:
+            fingerprint = None
+        else:
+            source, make, key = make(source), None, ("as written", key)
+            return _kept_text(kept, key, source)
+    known = kept.get(key)
+    if known is not None and fingerprint is not None and known[0] == fingerprint:
+        return known[1]
+    text = _CANONICAL.encode(source if make is None else make(source))
+    if fingerprint is not None:
+        kept[key] = (fingerprint, text)
+    return text
+
+
+def state_text(state: State, kept: dict) -> str:
+    """`canonical_json(state.to_dict())`, each part's text kept in `kept` as canonical_parts
+    keeps it, but by the part as the state holds it, before `_freeze` makes its JSON form: a
+    part unchanged since the last text costs marshal's bytes of it, and no copy. (The tables,
+    a dict subclass each, which marshal refuses, are taken as plain dicts; a part holding a
+    ZoneRef is kept by its frozen form, as canonical_parts keeps it.) The parts are to_dict's,
+    in their sorted order."""
+    tables = state.tables
+    parts = [("flow", state.flow, _freeze)]
+    if state.grids:
+        parts.append(("grids", state.grids, _freeze))
+    parts.append(("moves", state.moves, None))
+    if state.once:
+        parts.append(("once", list(state.once), None))
+    parts += [
+        ("pieces", state.pieces, None),
+        ("player_vars", state.pvars, _freeze),
+        ("revealed", list(state.revealed), None),
+        ("rng", state.rng, None),
+        ("tables", [(name, dict(values)) for name, values in tables.items()], lambda _: _freeze(tables)),
+        ("vars", state.vars, _freeze),
+        ("zones", state.zones, None),
+    ]
+    return "{" + ",".join([f"{string_text(key)}:{_kept_text(kept, key, source, make)}"
+                           for key, source, make in parts]) + "}"
 
 
 def size_of(value) -> int:

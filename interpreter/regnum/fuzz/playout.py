@@ -103,7 +103,7 @@ def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
         rng = step_rng(game.seed, step, "wrong")
         written = checks.wrong_moves_refused(game, checks.mutations(game, legal, earlier, rng, settings.mutations))
     if settings.round_trip:
-        checks.round_trip(game, written)
+        checks.round_trip(game, written, settings.invariants)
     if settings.secrecy:
         seats = [None, *range(game.players)]
         checks.secrecy(game, step_rng(game.seed, step, "seat").choice(seats))
