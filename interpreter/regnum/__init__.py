@@ -39,8 +39,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'regnum' has no attribute {name!r}")
 
 
-def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
+def replay(rules: Ruleset, log, check_hash: bool = True, *, narrate: bool = True,
+           coverage: bool = True) -> Game:
     """Replay a log (a Log, its JSON text or dict) move by move, validating each.
+    `narrate=False` makes no narration and `coverage=False` counts no coverage, as for
+    `Ruleset.new_game`: the same game, for a caller that reads neither.
 
     Raises IllegalMove with `.index` set to the position of the first illegal move,
     or LogError for a malformed log, one made with another ruleset, (unless
@@ -57,7 +60,7 @@ def replay(rules: Ruleset, log, check_hash: bool = True) -> Game:
                        "its 'view' is that seat's view of the game")
     _check_fits(rules, log, check_hash)
     try:
-        game = rules.new_game(log.players, log.seed, options=log.options)
+        game = rules.new_game(log.players, log.seed, narrate=narrate, options=log.options, coverage=coverage)
     except OptionError as err:
         raise LogError(f"log field 'options': {err}") from None
     for index, record in enumerate(log.moves):
