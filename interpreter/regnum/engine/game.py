@@ -775,7 +775,10 @@ class Game:
         if kept is None:   # the game's first text, written without keeping its parts (a game
             kept = (None, None)   # read back is often written once); the next one keeps them
             self._json_parts = ({}, {})
-        state = canonical_parts(self._state.to_dict(), None) if kept[0] is None else state_text(self._state, kept[0])
+        if kept[0] is None:
+            state = canonical_parts(self._state.to_dict(), None)
+        else:   # each part kept by the part as the state holds it
+            state = state_text(self._state, kept[0])
         rest = canonical_parts({**self._about(), "state": None}, kept[1], {"state": state})   # every key sorts after "moves"
         return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'
 

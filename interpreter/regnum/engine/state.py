@@ -489,11 +489,9 @@ def _kept_text(kept: dict, key, source, make=None) -> str:
     try:
         fingerprint = marshal.dumps(source)
     except ValueError:   # a type marshal does not write, or nested past its depth
-        if make is None:
-            fingerprint = None
-        else:
-            source, make, key = make(source), None, ("as written", key)
-            return _kept_text(kept, key, source)
+        if make is not None:
+            return _kept_text(kept, ("as written", key), make(source))
+        fingerprint = None
     known = kept.get(key)
     if known is not None and fingerprint is not None and known[0] == fingerprint:
         return known[1]
