@@ -153,19 +153,27 @@ class State:
 
     # ── JSON ──
     def to_dict(self) -> dict:
-        return {
-            "vars": _freeze(self.vars),
-            "player_vars": _freeze(self.pvars),
-            "tables": _freeze(self.tables),
-            "zones": self.zones,
-            "pieces": self.pieces,
-            "flow": _freeze(self.flow),
-            "rng": self.rng,
-            "revealed": list(self.revealed),
-            "moves": self.moves,
-            **({"once": list(self.once)} if self.once else {}),
-            **({"grids": _freeze(self.grids)} if self.grids else {}),
-        }
+        return {key: _freeze(value) if frozen else value for key, value, frozen in self.json_parts()}
+
+    def json_parts(self) -> list:
+        """(key, the part as this state holds it, whether `_freeze` makes its JSON form) of
+        each part of the state's JSON: what to_dict writes and state_text keeps."""
+        parts = [
+            ("vars", self.vars, True),
+            ("player_vars", self.pvars, True),
+            ("tables", self.tables, True),
+            ("zones", self.zones, False),
+            ("pieces", self.pieces, False),
+            ("flow", self.flow, True),
+            ("rng", self.rng, False),
+            ("revealed", list(self.revealed), False),
+            ("moves", self.moves, False),
+        ]
+        if self.once:
+            parts.append(("once", list(self.once), False))
+        if self.grids:
+            parts.append(("grids", self.grids, True))
+        return parts
 
     @classmethod
     def from_dict(cls, data: dict) -> "State":
@@ -506,26 +514,20 @@ def state_text(state: State, kept: dict) -> str:
     keeps it, but by the part as the state holds it, before `_freeze` makes its JSON form: a
     part unchanged since the last text costs marshal's bytes of it, and no copy. (The tables,
     a dict subclass each, which marshal refuses, are taken as plain dicts; a part holding a
-    ZoneRef is kept by its frozen form, as canonical_parts keeps it.) The parts are to_dict's,
-    in their sorted order."""
-    tables = state.tables
-    parts = [("flow", state.flow, _freeze)]
-    if state.grids:
-        parts.append(("grids", state.grids, _freeze))
-    parts.append(("moves", state.moves, None))
-    if state.once:
-        parts.append(("once", list(state.once), None))
-    parts += [
-        ("pieces", state.pieces, None),
-        ("player_vars", state.pvars, _freeze),
-        ("revealed", list(state.revealed), None),
-        ("rng", state.rng, None),
-        ("tables", [(name, dict(values)) for name, values in tables.items()], lambda _: _freeze(tables)),
-        ("vars", state.vars, _freeze),
-        ("zones", state.zones, None),
-    ]
-    return "{" + ",".join([f"{string_text(key)}:{_kept_text(kept, key, source, make)}"
-                           for key, source, make in parts]) + "}"
+    ZoneRef is kept by its frozen form, as canonical_parts keeps it.)"""
+    out = []
+    for key, value, frozen in sorted(state.json_parts(), key=_first):
+        if key == "tables":
+            text = _kept_text(kept, key, [(name, dict(values)) for name, values in value.items()],
+                              lambda _, tables=value: _freeze(tables))
+        else:
+            text = _kept_text(kept, key, value, _freeze if frozen else None)
+        out.append(f"{string_text(key)}:{text}")
+    return "{" + ",".join(out) + "}"
+
+
+def _first(part: tuple) -> str:
+    return part[0]
 
 
 def size_of(value) -> int:
