@@ -1,7 +1,8 @@
 """Loading a ruleset: read, check, compile — then it can start games.
 
 A Ruleset is immutable and shared by all its games (save `starts`, the first game of
-each kind of start that draws nothing random, which later starts copy); loading it runs
+each kind of start that draws nothing random, which later starts copy, and `moves_read`, the
+moves of the last saved game read, which the next read of the same moves takes); loading it runs
 every stage of the pipeline once (parse → build → merge → check → compile).
 """
 from __future__ import annotations
@@ -29,6 +30,9 @@ class Ruleset:
         # The first game of each kind of start that draws nothing random (Game.start): what
         # the next games of that kind copy. Derived from the ruleset alone, as its code is.
         self.starts: dict = {}
+        # The moves of the last saved game read (engine/saved.MovesRead), which the next text
+        # that lists them first need not read again.
+        self.moves_read = None
 
     @property
     def name(self) -> str:
@@ -93,7 +97,7 @@ class Ruleset:
         return Game.start(self, players, seed, narrate, options, limits, coverage)
 
     def game_from_json(self, text: str | bytes | dict, check_moves: bool = True,
-                       check_invariants: bool = True) -> Game:
+                       check_invariants: bool = True, *, coverage: bool = True) -> Game:
         """A game saved with `Game.to_json()` (its text, bytes or dict), checked before it is
         trusted (docs/log-format.md); raises regnum.StateError naming the field path.
 
@@ -101,8 +105,10 @@ class Ruleset:
         built by hand (regnum.testing.Scenario) is reached by no moves: load one you trust
         with check_moves=False — every other check still runs, the invariants included.
         check_invariants=False skips the invariants too, for the JSON of a game whose
-        invariants were just checked (the fuzzer's round trip): the same state, checked once."""
-        return game_from_dict(self, text, check_moves, check_invariants)
+        invariants were just checked (the fuzzer's round trip): the same state, checked once.
+        coverage=False: the game counts no coverage (`game.hits` is None), as a game started
+        with `new_game(coverage=False)`."""
+        return game_from_dict(self, text, check_moves, check_invariants, coverage=coverage)
 
     @staticmethod
     def render_diagnostics(diagnostics: list[Diagnostic]) -> str:

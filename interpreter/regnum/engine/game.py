@@ -1076,7 +1076,8 @@ def _args_text(args: dict) -> str:
     return "{" + ",".join(parts) + "}"
 
 
-def game_from_dict(ruleset, data, check_moves: bool = True, check_invariants: bool = True) -> Game:
+def game_from_dict(ruleset, data, check_moves: bool = True, check_invariants: bool = True, *,
+                   coverage: bool = True) -> Game:
     """A saved game (its JSON text, bytes or dict), checked as engine/saved.py says; raises
     StateError naming the field path. check_moves=False skips the last check (the state its
     moves give), for positions built by hand that the caller trusts; check_invariants=False
@@ -1094,7 +1095,10 @@ def game_from_dict(ruleset, data, check_moves: bool = True, check_invariants: bo
         checks.invariants(Game(ruleset, record.players, record.seed, state, moves, {}, []))
     if check_moves:
         state = checks.replayed(ruleset, record, raw["state"])._state
-    return Game(ruleset, record.players, record.seed, state, moves, {}, [])
+    game = Game(ruleset, record.players, record.seed, state, moves, {} if coverage else None, [])
+    if record.move_texts is not None:
+        game._move_texts = list(record.move_texts)   # each move's text, as to_json writes it
+    return game
 
 
 def game_from_json(ruleset, text: "str | bytes") -> Game:

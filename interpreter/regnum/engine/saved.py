@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from ..boards import coordinates
+from .game import _move_text
 from .state import canonical_json
 from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
 from ..log import LogMove
@@ -112,16 +113,28 @@ class Saved:
     seed: int
     moves: list[Move]
     state: SavedState
+    # The canonical text of each move (`Game.to_json` writes them so), when they are known
+    # from an earlier read (MovesRead): the game read back need not write them again.
+    move_texts: tuple[str, ...] | None = None
 
 
 def parse(ruleset, data) -> tuple[Saved, dict]:
-    """Step 1: the saved game's JSON (text, bytes or dict) as read by the models, and as read.
+    """Step 1: the saved game's JSON (text, bytes or dict) as read by the models, and as read
+    (without its moves when they were read before: see MovesRead).
 
     A saved game lists every move that made it, and the fuzzer reads one back at every step
     of a game, so its moves are read first in plain Python when every one is plain; any other
     log is read by SavedGame, whose messages say what is wrong."""
+    text = data if type(data) is str else None
+    if text is not None:
+        known = getattr(ruleset, "moves_read", None)
+        if known is not None:
+            read = _read_after(ruleset, known, text)
+            if read is not None:
+                return read
     data = read_document(data, "saved game", StateError, ruleset.limits, STATE_FORMAT)
     moves = _plain_moves(data.get("moves"))
+    plain = moves is not None
     try:
         if moves is None:
             record = SavedGame.model_validate(data)
@@ -133,7 +146,79 @@ def parse(ruleset, data) -> tuple[Saved, dict]:
     except ValidationError as err:
         where, message = first_error(err)
         raise StateError(f"state field '{where}': {message}") from None
+    if plain and text is not None and moves:
+        ruleset.moves_read = MovesRead(tuple(moves))   # their texts made if the next text goes on from them
     return Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state), data
+
+
+# How the text of a saved game begins, when `Game.to_json` wrote it: its moves come first.
+_HEAD = '{"format":' + canonical_json(STATE_FORMAT) + ',"moves":['
+
+
+@dataclass(frozen=True, slots=True)
+class MovesRead:
+    """The moves of the last saved game a ruleset read, for a text that lists them first.
+
+    The fuzzer reads a game back at every step, and a server may load a game at every move:
+    each text lists the moves of the one before and one more. Written by `Game.to_json`, such
+    a text begins with `_HEAD` and the canonical text of each of those moves; from that
+    `prefix` on, only the rest of the text is read (`_read_after`), the moves already read
+    taken as they are (a Move never changes: games and their copies share them).
+
+    Reading `_HEAD` followed by the rest accepts exactly what reading the whole text accepts,
+    and gives the same values: the prefix is the canonical text of moves read before, under the
+    same limits — plain, of whole numbers of few digits, no key twice, nested 4 deep — which
+    reads back as those very moves; and a text that goes on from it with `,` lists at least one
+    more move (else `,]`, which is no JSON).
+    Anything the shorter read refuses is read whole again, so that the refusal names its place
+    in the whole text. `texts` and `prefix` are made at the first read that may go on from
+    the moves (None until then: a text read once costs nothing more)."""
+
+    moves: tuple
+    texts: tuple | None = None
+    prefix: str | None = None
+
+
+def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | None":
+    """`parse` of `text` when it goes on from the moves `known` lists (None: it does not, or
+    it is to be read whole)."""
+    bound = ruleset.limits.json_bytes
+    if len(text) * 4 > bound and len(text.encode("utf-8", "surrogatepass")) > bound:
+        return None   # refused when read whole, for the size of the whole text
+    if known.prefix is None:
+        moves = known.moves
+        if not text.startswith(_HEAD) or not text.startswith(_move_text(moves[0]), len(_HEAD)):
+            return None
+        texts = tuple(_move_text(move) for move in moves)
+        known = ruleset.moves_read = MovesRead(moves, texts, _HEAD + ",".join(texts))
+    prefix = known.prefix
+    if not text.startswith(prefix):
+        return None
+    end = len(prefix)
+    follows = text[end:end + 1]
+    if follows == ",":
+        rest = text[end + 1:]
+    elif follows == "]":
+        rest = text[end:]
+    else:
+        return None
+    try:
+        data = read_document(_HEAD + rest, "saved game", StateError, ruleset.limits, STATE_FORMAT)
+        new = _plain_moves(data.get("moves"))
+        if new is None or (follows == "," and not new):
+            return None
+        del data["moves"]
+        record = _SavedRest.model_validate(data)
+    except (StateError, ValidationError):
+        return None
+    new_texts = tuple(_move_text(move) for move in new)
+    texts = known.texts + new_texts
+    if new:
+        ruleset.moves_read = MovesRead(known.moves + tuple(new), texts, prefix + "," + ",".join(new_texts))
+    moves = list(known.moves)   # the game's own list, which its moves are added to
+    moves += new
+    saved = Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state, texts)
+    return saved, data
 
 
 def _plain_moves(moves) -> list[Move] | None:

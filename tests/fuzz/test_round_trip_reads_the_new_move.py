@@ -1,0 +1,47 @@
+"""The fuzzer's round trip reads a game back at every step: it parses only the move that is
+new since the step before (engine/saved.MovesRead), and the game read back counts no
+coverage, listing its moves the other way to be compared with the fuzzed game's."""
+from __future__ import annotations
+
+import pytest
+
+import regnum
+from regnum import ruleset as ruleset_module
+from regnum.engine import saved
+from regnum.fuzz import checks
+from regnum.fuzz.playout import Settings, fuzz_game
+
+
+@pytest.mark.parametrize("name", ["kings_road", "kingdom_builder"])
+def test_each_step_of_a_fuzzed_game_parses_one_move(name, monkeypatch):
+    rules = regnum.load(name)
+    rules.moves_read = None
+    parsed: list = []
+    real = saved.read_document
+
+    def reading(data, *args):
+        parsed.append(data.count('{"action":'))
+        return real(data, *args)
+    monkeypatch.setattr(saved, "read_document", reading)
+    out = fuzz_game(rules, 3, 5, "random", Settings(bound=10_000, replay=False))
+    assert out.failure is None and out.over and out.steps == len(out.moves) > 50
+    # The start has no move; the first move is read whole; from then on the new move alone.
+    assert parsed == [0] + [1] * out.steps
+
+
+def test_the_game_read_back_counts_no_coverage(monkeypatch):
+    rules = regnum.load("kings_gate")
+    game = rules.new_game(players=2, seed=3, narrate=False)
+    for _ in range(6):
+        game.play(game.all_legal_moves()[0])
+    read: list = []
+    real = ruleset_module.Ruleset.game_from_json
+
+    def game_from_json(self, *args, **kwargs):
+        again = real(self, *args, **kwargs)
+        read.append((kwargs, again.hits))
+        return again
+    monkeypatch.setattr(ruleset_module.Ruleset, "game_from_json", game_from_json)
+    checks.round_trip(game, None, True)
+    assert read == [({"check_moves": False, "check_invariants": False, "coverage": False}, None)]
+    assert game.hits   # the fuzzed game counts
