@@ -3,6 +3,8 @@ new since the step before (engine/saved.MovesRead), and the game read back count
 coverage, listing its moves the other way to be compared with the fuzzed game's."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import regnum
@@ -45,3 +47,36 @@ def test_the_game_read_back_counts_no_coverage(monkeypatch):
     checks.round_trip(game, None, True)
     assert read == [({"check_moves": False, "check_invariants": False, "coverage": False}, None)]
     assert game.hits   # the fuzzed game counts
+
+
+def test_the_games_read_back_share_the_texts_of_their_parts(monkeypatch):
+    """Each step's game read back writes its JSON with the texts its predecessors kept: a part
+    unchanged since is not encoded again, a changed one is, and the text is the game's."""
+    from regnum.engine import state as state_module
+    rules = regnum.load("kings_road")
+    rules.moves_read = None
+    game = rules.new_game(players=4, seed=9, narrate=False)
+    store: tuple = ({}, {})
+    encoded: list = []
+    real = state_module._CANONICAL.encode
+
+    class Counting:
+        def encode(self, value):
+            encoded.append(value)
+            return real(value)
+    monkeypatch.setattr(state_module, "_CANONICAL", Counting())
+    kept = []
+    for step in range(12):   # the first round of picks: no piece changes
+        encoded.clear()
+        checks.round_trip(game, None, True, store)
+        kept.append((store[0]["pieces"], any(type(v) is list and v and type(v[0]) is dict and "label" in v[0]
+                                             for v in encoded)))
+        game.play(game.all_legal_moves()[0])
+    # From the third step on (each read then parses one move), the pieces' text is taken as kept.
+    assert all(entry is kept[2][0] and not written for entry, written in kept[3:])
+    other = rules.new_game(players=4, seed=10, narrate=False)
+    picker = random.Random(10)
+    while not any(piece.get("noble") for piece in other.state.pieces):   # a Noble crowned
+        other.play(picker.choice(other.all_legal_moves()))
+    checks.round_trip(other, None, True, store)   # another game's pieces: written again, exactly
+    assert store[0]["pieces"] is not kept[2][0]

@@ -782,6 +782,14 @@ class Game:
         rest = canonical_parts({**self._about(), "state": None}, kept[1], {"state": state})   # every key sorts after "moves"
         return f'{{"format":{canonical_json(STATE_FORMAT)},"moves":[{",".join(texts)}],{rest[1:]}'
 
+    def keep_texts_in(self, store: tuple[dict, dict]) -> None:
+        """Keep the texts of this game's parts in `store` (the state's parts, the other keys),
+        which other games use too: the fuzzer reads a game back at every step, and its games
+        read back, one a step, have most parts alike. A part's text is taken from the store
+        only for the very marshal bytes it was written from, so to_json writes what it would
+        without it."""
+        self._json_parts = store
+
     def __eq__(self, other) -> bool:
         """Same ruleset, seats and state — however the moves that led there were ordered."""
         return (isinstance(other, Game) and self.model.hash == other.model.hash

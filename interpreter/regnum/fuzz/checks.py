@@ -225,7 +225,8 @@ def _show(move: Move) -> str:
 
 # ── the state as data ────────────────────────────────────────────────────────
 
-def round_trip(game, text: str | None = None, invariants_held: bool = False) -> None:
+def round_trip(game, text: str | None = None, invariants_held: bool = False,
+               texts: tuple[dict, dict] | None = None) -> None:
     """The state read back from its JSON is the same state, offering the same moves. `text`:
     the game's JSON as it stands, when a check before wrote it already. `invariants_held`:
     the invariants were checked on the game as it stands, so the reader does not check them
@@ -235,7 +236,9 @@ def round_trip(game, text: str | None = None, invariants_held: bool = False) -> 
     round trip's failure is shrunk) the reader checks them, and a state that breaks one is
     refused here, as any saved game would be. The game read back counts no coverage (the
     fuzzed game counts the run's): it lists its moves without, and the moves compared are
-    those of the two ways of listing them."""
+    those of the two ways of listing them. `texts`: where the games read back at the steps
+    before kept the texts of their parts (Game.keep_texts_in), which this one writes again
+    only for the parts that changed."""
     if text is None:
         text = game.to_json()
     try:
@@ -244,6 +247,8 @@ def round_trip(game, text: str | None = None, invariants_held: bool = False) -> 
     except Exception as err:
         raise CheckFailed("round_trip", "read back", f"the game's own JSON is refused: "
                           f"{type(err).__name__}: {str(err).splitlines()[0]}") from None
+    if texts is not None:
+        again.keep_texts_in(texts)
     if again.to_json() != text:
         raise CheckFailed("round_trip", "same state", "the state read back from JSON writes different JSON")
     if again.is_over != game.is_over or again.to_move != game.to_move:

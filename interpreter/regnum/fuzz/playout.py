@@ -87,8 +87,10 @@ def pick(policy: str, legal: list, played: dict, rng: random.Random) -> int:
     return rng.choice([i for i, m in enumerate(legal) if m.action == action])
 
 
-def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
-    """Every check of one step, on `game` as it stands, in a fixed order."""
+def check_step(game, settings: Settings, legal: list, earlier: list,
+               read_back: tuple[dict, dict] | None = None) -> None:
+    """Every check of one step, on `game` as it stands, in a fixed order. `read_back`: the
+    texts of the parts of the games the round trips of this game read back (checks.round_trip)."""
     step = game.move_count
     if settings.invariants:
         checks.invariants(game)
@@ -103,7 +105,7 @@ def check_step(game, settings: Settings, legal: list, earlier: list) -> None:
         rng = step_rng(game.seed, step, "wrong")
         written = checks.wrong_moves_refused(game, checks.mutations(game, legal, earlier, rng, settings.mutations))
     if settings.round_trip:
-        checks.round_trip(game, written, settings.invariants)
+        checks.round_trip(game, written, settings.invariants, read_back)
     if settings.secrecy:
         seats = [None, *range(game.players)]
         checks.secrecy(game, step_rng(game.seed, step, "seat").choice(seats))
@@ -143,11 +145,12 @@ def run_checked(game, settings: Settings, policy: str, out: Outcome, script: lis
     moves of `script` while each is legal, then the policy's."""
     played: dict[str, int] = {}
     earlier: list = []
+    read_back: tuple[dict, dict] = ({}, {})   # the texts of the parts of the games read back
     script = list(script)
     pick_seed = game.seed if pick_seed is None else pick_seed
     while True:
         legal = game.all_legal_moves() if not game.is_over else []
-        check_step(game, settings, legal, earlier)
+        check_step(game, settings, legal, earlier, read_back)
         if game.is_over:
             break
         scripted = script.pop(0) if script else None
