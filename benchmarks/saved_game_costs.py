@@ -16,7 +16,10 @@ in CPU time: the median of `--rounds` rounds of `--repeat` calls each.
   state's, nothing written before);
 - `read_json`: the text parsed as an untrusted document (size, nesting, numbers, keys);
 - `game_from_json`: the whole reading, checks and invariants (`check_moves=False`, as the
-  fuzzer's round trip reads);
+  fuzzer's round trip reads), nothing read before;
+- `game_from_json, one move on` (with `--one-move-on`): the same, right after reading the
+  text of the game one move earlier, as the fuzzer's round trip reads at each step: the moves
+  read then are not read again (engine/saved.MovesRead);
 - `saved.check`: its check of the state against the ruleset alone;
 - `observation`: what seat 0 sees.
 
@@ -63,13 +66,29 @@ def timed(operation, rounds: int, repeat: int, clock=time.process_time) -> float
     return statistics.median(per_round)
 
 
-def costs(name: str, moves: int = 100, seed: int = 3, rounds: int = 5, repeat: int = 40) -> dict:
+def costs(name: str, moves: int = 100, seed: int = 3, rounds: int = 5, repeat: int = 40,
+          one_move_on: bool = False) -> dict:
     rules = regnum.load(name)
+    earlier, _ = played(rules, moves - 1, seed)
     game, writes = played(rules, moves, seed)
     text = game.to_json()
     record, _ = saved.parse(rules, text)
-    unread = [rules.game_from_json(text, check_moves=False) for _ in range(rounds * repeat + 1)]
-    return {
+
+    def whole():
+        """The text read with nothing read before."""
+        rules.moves_read = None
+        return rules.game_from_json(text, check_moves=False)
+
+    rules.game_from_json(earlier.to_json(), check_moves=False)   # its moves kept,
+    rules.game_from_json(earlier.to_json(), check_moves=False)   # then their texts made
+    known = rules.moves_read
+
+    def one_move_on_read():
+        rules.moves_read = known
+        return rules.game_from_json(text, check_moves=False)
+
+    unread = [whole() for _ in range(rounds * repeat + 1)]
+    found = {
         "ruleset": name,
         "moves": game.move_count,
         "json_chars": len(text),
@@ -78,11 +97,14 @@ def costs(name: str, moves: int = 100, seed: int = 3, rounds: int = 5, repeat: i
             "to_json, again": 1e6 * timed(game.to_json, rounds, repeat),
             "to_json, read back": 1e6 * timed(lambda: unread.pop().to_json(), rounds, repeat),
             "read_json": 1e6 * timed(lambda: read_json(text, "saved game"), rounds, repeat),
-            "game_from_json": 1e6 * timed(lambda: rules.game_from_json(text, check_moves=False), rounds, repeat),
+            "game_from_json": 1e6 * timed(whole, rounds, repeat),
             "saved.check": 1e6 * timed(lambda: saved.check(rules, record), rounds, repeat),
             "observation": 1e6 * timed(lambda: game.observation(0), rounds, repeat),
         },
     }
+    if one_move_on:
+        found["us"]["game_from_json, one move on"] = 1e6 * timed(one_move_on_read, rounds, repeat)
+    return found
 
 
 def main(argv=None) -> int:
@@ -92,16 +114,18 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=3, help="the game's seed and its moves' (default 3)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of each operation (default 5)")
     parser.add_argument("--repeat", type=int, default=40, help="calls a round (default 40)")
+    parser.add_argument("--one-move-on", action="store_true",
+                        help="also time reading the text one move on from the text read before")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
-    found = costs(args.ruleset, args.moves, args.seed, args.rounds, args.repeat)
+    found = costs(args.ruleset, args.moves, args.seed, args.rounds, args.repeat, args.one_move_on)
     if args.json:
         print(json.dumps(found, indent=2))
         return 0
     print(f"{found['ruleset']}: {found['moves']} moves, a saved game of {found['json_chars']:,} characters "
           f"(regnum from {regnum.__file__})")
     for what, us in found["us"].items():
-        print(f"  {what:22s} {'-' if us is None else f'{us:9.1f} µs'}")
+        print(f"  {what:28s} {'-' if us is None else f'{us:9.1f} µs'}")
     return 0
 
 
