@@ -6,12 +6,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import regnum
 from regnum import ruleset as ruleset_module
 from regnum.engine import saved
 from regnum.fuzz import checks
+from regnum.agents import play_random_game
 from regnum.fuzz.playout import Settings, fuzz_game
+
+_KILT = regnum.load("kings_kilt")
 
 
 @pytest.mark.parametrize("name", ["kings_road", "kingdom_builder"])
@@ -80,3 +84,18 @@ def test_the_games_read_back_share_the_texts_of_their_parts(monkeypatch):
         other.play(picker.choice(other.all_legal_moves()))
     checks.round_trip(other, None, True, store)   # another game's pieces: written again, exactly
     assert store[0]["pieces"] is not kept[2][0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(order=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 40)), min_size=2, max_size=12))
+def test_games_sharing_a_store_of_texts_write_their_own_json(order):
+    """Whatever games share one store, and in whatever order, each writes its own JSON."""
+    rules = _KILT
+    store: tuple = ({}, {})
+    for seed, moves in order:
+        game = play_random_game(rules, 2 + seed % 2, seed, max_moves=moves)
+        text = game.to_json()
+        again = rules.game_from_json(text, check_moves=False, coverage=False)
+        again.keep_texts_in(store)
+        assert again.to_json() == text
+        assert again.to_json() == text   # written again, from the store alone

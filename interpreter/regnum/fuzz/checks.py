@@ -320,11 +320,12 @@ def _hidden_pieces(game, seat) -> set[int]:
     model, state = game.model, game.state
     out: set[int] = set()
     for fam in model.zones.values():
+        if fam.visibility == "public":   # all of it seen: not a zone judged (a board's hundreds)
+            continue
         for index, key in fam.items(state):
             if key not in state.zones:
                 continue
-            if fam.visibility == "public" or (fam.visibility == "owner" and fam.index == "player"
-                                              and seat is not None and index == seat):
+            if fam.visibility == "owner" and fam.index == "player" and seat is not None and index == seat:
                 continue
             ids = state.zones[key][:-1] if fam.visibility == "top" else state.zones[key]
             out.update(p for p in ids if p not in state.revealed)
