@@ -186,11 +186,10 @@ def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | N
     if len(text) * 4 > bound and len(text.encode("utf-8", "surrogatepass")) > bound:
         return None   # refused when read whole, for the size of the whole text
     if known.prefix is None:
-        moves = known.moves
-        if not text.startswith(_HEAD) or not text.startswith(_move_text(moves[0]), len(_HEAD)):
+        known = _with_texts(known, text)
+        if known is None:
             return None
-        texts = tuple(_move_text(move) for move in moves)
-        known = ruleset.moves_read = MovesRead(moves, texts, _HEAD + ",".join(texts))
+        ruleset.moves_read = known
     prefix = known.prefix
     if not text.startswith(prefix):
         return None
@@ -219,6 +218,27 @@ def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | N
     moves += new
     saved = Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state, texts)
     return saved, data
+
+
+def _with_texts(known: MovesRead, text: str) -> MovesRead | None:
+    """`known` with the texts of its moves and the prefix they make, when `text` begins with
+    that prefix; None as soon as it does not (a text that goes on from other moves, as a
+    shrinker's games do, costs the texts of the moves the two share, not of all of them)."""
+    if not text.startswith(_HEAD):
+        return None
+    at = len(_HEAD)
+    texts = []
+    for move in known.moves:
+        if texts:
+            if not text.startswith(",", at):
+                return None
+            at += 1
+        written = _move_text(move)
+        if not text.startswith(written, at):
+            return None
+        texts.append(written)
+        at += len(written)
+    return MovesRead(known.moves, tuple(texts), text[:at])
 
 
 def _plain_moves(moves) -> list[Move] | None:
