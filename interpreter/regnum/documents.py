@@ -53,11 +53,13 @@ _MAX_DIGITS = 20   # 2^64 has 20 digits: no number in a log or state is longer
 
 
 def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
-              limits: Limits | None = None):
+              limits: Limits | None = None, members: "MembersRead | None" = None):
     """Parse a log or saved game, refusing what would cost more than its size: more than
     `limits.json_bytes` bytes, arrays and objects nested deeper than `limits.json_depth`
     (measured before parsing, in linear time, because json.loads recurses), numbers with more
-    digits than any number a game holds, NaN or Infinity, and a key twice in one object."""
+    digits than any number a game holds, NaN or Infinity, and a key twice in one object.
+    `members`: the members of one object of the document as an earlier read found them,
+    taken as read where this text has them again (see MembersRead)."""
     limits = limits or DEFAULT_LIMITS
     size = len(text)
     if isinstance(text, str) and size * 4 > limits.json_bytes:
@@ -78,6 +80,10 @@ def read_json(text: "str | bytes", what: str, error: type[LogError] = LogError,
     # Every whole number is read by _parse_int only where some run of digits is long enough
     # for it to refuse one; elsewhere int() reads them, as it would.
     parse_int = _parse_int if _LONG_DIGITS in raw.translate(_DIGITS) else None
+    if members is not None:
+        data = members.walk(text, _scanner(parse_int))
+        if data is not None:
+            return data
     try:
         return json.loads(text, parse_int=parse_int, parse_constant=_no_constant,
                           object_pairs_hook=_object)
@@ -154,6 +160,118 @@ def _object(pairs: list) -> dict:
                 raise _Refused(f"the key {key!r} appears twice in one object")
             seen.add(key)
     return out
+
+
+# ── a document read again ──
+
+_SCANNERS: dict = {}
+
+
+def _scanner(parse_int):
+    """json's own scanner of one value at an index (`scan(text, at)` -> (value, end)), reading
+    as read_json's json.loads does: made once for each way of reading whole numbers."""
+    scan = _SCANNERS.get(parse_int)
+    if scan is None:
+        scan = _SCANNERS[parse_int] = json.JSONDecoder(
+            parse_int=parse_int, parse_constant=_no_constant, object_pairs_hook=_object).scan_once
+    return scan
+
+
+class Member:
+    """A member's value and the text it was read from (an array or an object)."""
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str, value):
+        self.text = text
+        self.value = value
+
+
+# A member's text shorter than this is read again rather than kept (comparing costs as much).
+MEMBER_KEPT_FROM = 64
+
+
+class MembersRead:
+    """The members of the object `inner` of a document (a saved game's "state"), as the last
+    read of such a document found them, for the next one: the fuzzer reads a game back at every
+    step, and most of its state's parts are the ones it read a step before.
+
+    A text laid out as `canonical_json` writes it (no space, each member once) is read member
+    by member with json's own scanner, as json.loads reads it; a member of `inner` whose text
+    there is the text of a kept member is taken as read — the same value, not read again. That
+    accepts what json.loads accepts and gives the same values: a kept text is an array or an
+    object, whose end is its closing bracket, read before under the same limits (read_json
+    measures the nesting and the digits of the whole text first, as it does for any text);
+    the text around it is read as it would be. Anything else (a space, a key twice, a text
+    the scanner refuses) is read by json.loads, which says what is wrong.
+
+    After a read that walked, `found` holds the members of `inner` kept for the next read
+    (those at least MEMBER_KEPT_FROM characters long) and `taken` the names of those taken as
+    kept; both are empty after a read that did not walk. A kept value is shared by every
+    document it is taken into: readers copy what they change (State.from_dict)."""
+
+    def __init__(self, inner: str, kept: "dict[str, Member] | None" = None):
+        self.inner = inner
+        self.kept = kept or {}
+        self.found: dict[str, Member] = {}
+        self.taken: frozenset = frozenset()
+
+    def walk(self, text: str, scan) -> dict | None:
+        """The document `text` holds, read member by member; None when it is not laid out so."""
+        self.found, self.taken = {}, frozenset()
+        found: dict = {}
+        taken: list = []
+        try:
+            data, at = self._object(text, 0, scan, found, taken, False)
+        except (StopIteration, IndexError, ValueError, RecursionError):   # _Refused is a ValueError
+            return None
+        if data is None or at != len(text):
+            return None
+        self.found, self.taken = found, frozenset(taken)
+        return data
+
+    def _object(self, text: str, at: int, scan, found: dict, taken: list, inner: bool):
+        """(the object at `at`, the index after it), or (None, at) when it is laid out
+        otherwise. In the object `inner` (`inner` true), kept members are taken and the
+        others noted in `found`."""
+        if text[at] != "{":
+            return None, at
+        at += 1
+        out: dict = {}
+        if text[at] == "}":
+            return out, at + 1
+        kept = self.kept if inner else None
+        while True:
+            if text[at] != '"':
+                return None, at
+            key, at = scan(text, at)
+            if text[at] != ":":
+                return None, at
+            at += 1
+            if not inner and key == self.inner and text[at] == "{" and key not in out:
+                value, end = self._object(text, at, scan, found, taken, True)
+                if value is None:
+                    return None, end
+            else:
+                member = kept.get(key) if kept else None
+                if member is not None and text.startswith(member.text, at):
+                    value, end = member.value, at + len(member.text)
+                    taken.append(key)
+                    found[key] = member
+                else:
+                    value, end = scan(text, at)
+                    if inner and end - at >= MEMBER_KEPT_FROM and text[at] in "[{":
+                        found[key] = Member(text[at:end], value)
+            if key in out:
+                return None, at   # a key twice: json.loads refuses it, and says so
+            out[key] = value
+            at = end
+            c = text[at]
+            at += 1
+            if c == "}":
+                return out, at
+            if c != ",":
+                return None, at
 
 
 def field_path(loc) -> str:
@@ -236,11 +354,11 @@ def check_depth(data, what: str, error: type[LogError], limits: Limits | None = 
 
 
 def read_document(data: "str | bytes | dict", what: str, error: type[LogError], limits: Limits | None,
-                  format_name: str) -> dict:
-    """A log or saved game as a JSON object, from its text (read_json) or from Python objects
-    (check_depth), refused unless it is an object that names its format."""
+                  format_name: str, members: MembersRead | None = None) -> dict:
+    """A log or saved game as a JSON object, from its text (read_json, with `members`) or from
+    Python objects (check_depth), refused unless it is an object that names its format."""
     if isinstance(data, (str, bytes)):
-        data = read_json(data, what, error, limits)
+        data = read_json(data, what, error, limits, members)
     else:
         check_depth(data, what, error, limits)
     if not isinstance(data, dict):

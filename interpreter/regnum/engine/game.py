@@ -1094,7 +1094,7 @@ def game_from_dict(ruleset, data, check_moves: bool = True, check_invariants: bo
     record, raw = checks.parse(ruleset, data)
     checks.check(ruleset, record)
     try:
-        state = State.from_dict(raw["state"])
+        state = State.from_dict(raw["state"], shared=raw is not data)   # read from a text: the reader's own
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:  # a gap in check()
         from ..log import StateError
         raise StateError(f"state field 'state' is malformed: {type(err).__name__}: {err}") from None

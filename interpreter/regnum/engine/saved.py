@@ -23,12 +23,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, create_model
 
 from ..boards import coordinates
 from .game import _move_text
 from .state import canonical_json
-from ..documents import PLAIN_TYPES, STATE_FORMAT, BadValue, StateError, all_plain, first_error, json_value, read_document
+from ..documents import (PLAIN_TYPES, STATE_FORMAT, BadValue, Member, MembersRead, StateError, all_plain,
+                         first_error, json_value, read_document)
 from ..log import LogMove
 from ..moves import Move, made_move
 
@@ -126,13 +127,13 @@ def parse(ruleset, data) -> tuple[Saved, dict]:
     of a game, so its moves are read first in plain Python when every one is plain; any other
     log is read by SavedGame, whose messages say what is wrong."""
     text = data if type(data) is str else None
-    if text is not None:
-        known = getattr(ruleset, "moves_read", None)
-        if known is not None:
-            read = _read_after(ruleset, known, text)
-            if read is not None:
-                return read
-    data = read_document(data, "saved game", StateError, ruleset.limits, STATE_FORMAT)
+    known = getattr(ruleset, "moves_read", None) if text is not None else None
+    if known is not None:
+        read = _read_after(ruleset, known, text)
+        if read is not None:
+            return read
+    members = _members(known) if text is not None else None
+    data = read_document(data, "saved game", StateError, ruleset.limits, STATE_FORMAT, members)
     moves = _plain_moves(data.get("moves"))
     plain = moves is not None
     try:
@@ -142,12 +143,13 @@ def parse(ruleset, data) -> tuple[Saved, dict]:
         else:
             rest = dict(data)
             del rest["moves"]
-            record = _SavedRest.model_validate(rest)
+            record = _validated(rest, members, known)
     except ValidationError as err:
         where, message = first_error(err)
         raise StateError(f"state field '{where}': {message}") from None
     if plain and text is not None and moves:
-        ruleset.moves_read = MovesRead(tuple(moves))   # their texts made if the next text goes on from them
+        # The moves' texts are made if the next text goes on from them.
+        ruleset.moves_read = MovesRead(tuple(moves), parts=_parts(members, record.state))
     return Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state), data
 
 
@@ -177,6 +179,63 @@ class MovesRead:
     moves: tuple
     texts: tuple | None = None
     prefix: str | None = None
+    parts: "PartsRead | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartsRead:
+    """The parts of the state of the last saved game a ruleset read (`members`: the texts and
+    values of those long enough to keep, documents.MembersRead), each with what the models
+    made of it (`models`: a SavedState field's value). The next text that has one of them
+    again, in its place, takes it as read: neither parsed nor validated again, and `check`
+    judges again only what it may judge otherwise (_Types.passed)."""
+
+    members: dict
+    models: dict
+
+
+def _members(known: MovesRead | None) -> MembersRead:
+    """What the next read of a saved game takes from the last one: its state's parts."""
+    parts = known.parts if known is not None else None
+    return MembersRead("state", parts.members if parts is not None else None)
+
+
+def _parts(members: MembersRead, state: "SavedState") -> PartsRead | None:
+    """The state's parts this read found, for the next read."""
+    if not members.found:
+        return None
+    return PartsRead(members.found, {name: getattr(state, name) for name in members.found})
+
+
+def _validated(rest: dict, members: MembersRead | None, known: MovesRead | None):
+    """`_SavedRest.model_validate(rest)`, the parts taken as read (members.taken) not
+    validated again: their models are the ones the read that found them made. Each field of
+    the models is judged on its own, so the others are refused exactly as in the whole
+    document; and a refusal is made by _SavedRest itself, which names the first field."""
+    taken = members.taken if members is not None else ()
+    if not taken:
+        return _SavedRest.model_validate(rest)
+    models = known.parts.models
+    try:
+        loose = _loose(taken).model_validate(rest)
+    except ValidationError:
+        return _SavedRest.model_validate(rest)   # refused, as the whole document is
+    fields = {name: getattr(loose.state, name) for name in SavedState.model_fields}
+    fields.update((name, models[name]) for name in taken)
+    head = {name: getattr(loose, name) for name in _SavedHead.model_fields}
+    return _SavedRest.model_construct(**head, state=SavedState.model_construct(**fields))
+
+
+_LOOSE: dict = {}   # the names of the parts taken as read -> a _SavedRest that takes them as they are
+
+
+def _loose(taken: frozenset) -> type:
+    """_SavedRest, with the state's fields `taken` of any value (they are read already)."""
+    model = _LOOSE.get(taken)
+    if model is None:
+        state = create_model("SavedStateRead", __base__=SavedState, **{name: (Any, ...) for name in taken})
+        model = _LOOSE[taken] = create_model("SavedRestRead", __base__=_SavedRest, state=(state, ...))
+    return model
 
 
 def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | None":
@@ -201,19 +260,23 @@ def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | N
         rest = text[end:]
     else:
         return None
+    members = _members(known)
     try:
-        data = read_document(_HEAD + rest, "saved game", StateError, ruleset.limits, STATE_FORMAT)
+        data = read_document(_HEAD + rest, "saved game", StateError, ruleset.limits, STATE_FORMAT, members)
         new = _plain_moves(data.get("moves"))
         if new is None or (follows == "," and not new):
             return None
         del data["moves"]
-        record = _SavedRest.model_validate(data)
+        record = _validated(data, members, known)
     except (StateError, ValidationError):
         return None
     new_texts = tuple(_move_text(move) for move in new)
     texts = known.texts + new_texts
+    parts = _parts(members, record.state)
     if new:
-        ruleset.moves_read = MovesRead(known.moves + tuple(new), texts, prefix + "," + ",".join(new_texts))
+        ruleset.moves_read = MovesRead(known.moves + tuple(new), texts, prefix + "," + ",".join(new_texts), parts)
+    elif parts is not known.parts:
+        ruleset.moves_read = MovesRead(known.moves, known.texts, known.prefix, parts)
     moves = list(known.moves)   # the game's own list, which its moves are added to
     moves += new
     saved = Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state, texts)
@@ -238,7 +301,7 @@ def _with_texts(known: MovesRead, text: str) -> MovesRead | None:
             return None
         texts.append(written)
         at += len(written)
-    return MovesRead(known.moves, tuple(texts), text[:at])
+    return MovesRead(known.moves, tuple(texts), text[:at], known.parts)
 
 
 def _plain_moves(moves) -> list[Move] | None:
@@ -316,6 +379,14 @@ class _Types:
         self._accepts: dict = {}   # id of a type -> (accepts(type), the type)
         self._fields_accepted: dict = {}   # piece type -> field name -> accepts(its type)
         self._cells: set = set()   # texts found to be cells of an open grid (is_cell)
+        # What `check` last found right, by what it judged it with: "tables" -> (tables,
+        # pieces, grids, players), "pieces" -> (pieces, players). The objects are kept here, so
+        # that none is another made in its place at the same address.
+        self.passed: dict = {}
+        # Whether a table's values may name pieces (judged by the pieces' ids and types), and
+        # whether a table is kept per cell of an open grid (judged by the cells in use).
+        self.tables_name_pieces = any(self._names_pieces(ref) for ref in self.tables.values())
+        self.open_tables = any(table.open for table in model.tables.values())
 
     def accepts(self, ref):
         """`ok(value, pieces, players)`: whether `check` takes `value` as of type `ref`,
@@ -356,6 +427,14 @@ class _Types:
             return lambda v, pieces, players: (type(v) is str and v in members) or (v is None and optional)
         # a type the checker let through: only JSON values (their plain kinds taken at once)
         return lambda v, pieces, players: optional if v is None else (type(v) in PLAIN_TYPES or _is_json(v))
+
+    def _names_pieces(self, ref) -> bool:
+        """Whether a value of type `ref` may be a piece, or hold one."""
+        if ref.item is not None:
+            return self._names_pieces(ref.item)
+        known = ref.name in ("int", "bool", "str", "player") or ref.name in self.cells \
+            or ref.name in self.open or ref.name in self.enums
+        return not known   # a piece, a piece type, or a type the checker let through
 
     def check(self, ref, value, path, pieces: list, players: int) -> None:
         """Refuse a value that is not of the declared type `ref` (a TypeRef)."""
@@ -520,31 +599,42 @@ def check(ruleset, saved: Saved) -> None:
             if not accepts(ref)(value, pieces, players):
                 types.check(ref, value, f"state.player_vars[{p}].{name}", pieces, players)
     in_use = _grids(model, types, state, pieces, players)
-    _names("state.tables", state.tables, types.tables)
-    for name, values in state.tables.items():
-        table = model.tables[name]
-        indexes = in_use[table.index] if table.open else types.indexes(name, table)
-        _names(f"state.tables.{name}", values, indexes, "index")
-        ref = types.tables[name]
-        ok = accepts(ref)
-        for index, value in values.items():
-            if not ok(value, pieces, players):
-                types.check(ref, value, ("state.tables.", name, ".", index), pieces, players)
+    # The tables and the pieces are judged by what they hold, the pieces they name, the
+    # seats and the open grids' cells in use: parts taken as read from the last saved game
+    # (PartsRead) are the very objects judged then, and are not judged again.
+    passed = types.passed
+    tables_judged = (state.tables, pieces if types.tables_name_pieces else None,
+                     state.grids if types.open_tables else None, players)
+    if not _same(passed.get("tables"), tables_judged):
+        _names("state.tables", state.tables, types.tables)
+        for name, values in state.tables.items():
+            table = model.tables[name]
+            indexes = in_use[table.index] if table.open else types.indexes(name, table)
+            _names(f"state.tables.{name}", values, indexes, "index")
+            ref = types.tables[name]
+            ok = accepts(ref)
+            for index, value in values.items():
+                if not ok(value, pieces, players):
+                    types.check(ref, value, ("state.tables.", name, ".", index), pieces, players)
+        passed["tables"] = tables_judged
 
-    for i, piece in enumerate(pieces):
-        fields = types.fields.get(piece.type)
-        if fields is None:
-            _fail(f"state.pieces[{i}].type", f"{piece.type!r} is not a piece type of this ruleset "
-                  f"({', '.join(sorted(types.fields)) or 'none'})")
-        if "#" in piece.label:
-            _fail(f"state.pieces[{i}].label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
-        given = piece.__pydantic_extra__ or {}
-        if given.keys() != fields.keys():
-            _names(f"state.pieces[{i}]", given, fields, "field")
-        acceptors = types.field_acceptors(piece.type)
-        for name, value in given.items():
-            if not acceptors[name](value, pieces, players):
-                types.check(fields[name], value, (f"state.pieces[{i}]", ".", name), pieces, players)
+    pieces_judged = (pieces, players)
+    if not _same(passed.get("pieces"), pieces_judged):
+        for i, piece in enumerate(pieces):
+            fields = types.fields.get(piece.type)
+            if fields is None:
+                _fail(f"state.pieces[{i}].type", f"{piece.type!r} is not a piece type of this ruleset "
+                      f"({', '.join(sorted(types.fields)) or 'none'})")
+            if "#" in piece.label:
+                _fail(f"state.pieces[{i}].label", f"{_short(piece.label)} is not a label ({_LABEL_RULE})")
+            given = piece.__pydantic_extra__ or {}
+            if given.keys() != fields.keys():
+                _names(f"state.pieces[{i}]", given, fields, "field")
+            acceptors = types.field_acceptors(piece.type)
+            for name, value in given.items():
+                if not acceptors[name](value, pieces, players):
+                    types.check(fields[name], value, (f"state.pieces[{i}]", ".", name), pieces, players)
+        passed["pieces"] = pieces_judged
 
     _names("state.zones", state.zones, types.zone_keys(players, in_use), "zone")
     placed = [piece for ids in state.zones.values() for piece in ids]
@@ -574,6 +664,11 @@ def check(ruleset, saved: Saved) -> None:
             _json(local, f"{where}[{k}][2]")
             if "$asked" in local or "$actions" in local:
                 _check_ask(f"{where}[{k}][2]", local, k == len(stack) - 1, players, model)
+
+
+def _same(judged: tuple | None, now: tuple) -> bool:
+    """Whether `now` is what was judged: the same objects, and the same seat count last."""
+    return judged is not None and all(a is b for a, b in zip(judged[:-1], now[:-1])) and judged[-1] == now[-1]
 
 
 def _pieces_placed(zones: dict, pieces: list) -> None:

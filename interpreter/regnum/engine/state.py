@@ -176,13 +176,23 @@ class State:
         return parts
 
     @classmethod
-    def from_dict(cls, data: dict) -> "State":
+    def from_dict(cls, data: dict, shared: bool = False) -> "State":
+        """The state `data` holds (its JSON form). `shared`: `data` is the reader's own, read
+        from a text, which nobody changes: the zones' lists and the pieces' records are taken
+        as they are, and copied at their first write, as after a copy (State.copy); otherwise
+        they are copied now, so that the caller's dict stays apart from the game."""
         s = cls()
         s.vars = {k: _thaw(v) for k, v in data["vars"].items()}
         s.pvars = [{k: _thaw(v) for k, v in d.items()} for d in data["player_vars"]]
-        s.tables = {k: Table(k, _thaw(v)) for k, v in data.get("tables", {}).items()}
-        s.zones = {k: list(v) for k, v in data["zones"].items()}
-        s.pieces = [dict(p) for p in data["pieces"]]
+        # A table of plain values is copied once, by Table itself.
+        s.tables = {k: Table(k, v if type(v) is dict and all_plain(v.values()) else _thaw(v))
+                    for k, v in data.get("tables", {}).items()}
+        if shared:
+            s.zones = dict(data["zones"])
+            s.pieces = list(data["pieces"])
+        else:
+            s.zones = {k: list(v) for k, v in data["zones"].items()}
+            s.pieces = [dict(p) for p in data["pieces"]]
         s.where = [""] * len(s.pieces)
         for key, ids in s.zones.items():
             for piece in ids:
