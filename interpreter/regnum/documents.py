@@ -248,7 +248,7 @@ class MembersRead:
             if text[at] != ":":
                 return None, at
             at += 1
-            if not inner and key == self.inner and text[at] == "{" and key not in out:
+            if not inner and key == self.inner and text[at] == "{":
                 value, end = self._object(text, at, scan, found, taken, True)
                 if value is None:
                     return None, end

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import regnum
 from regnum import StateError
 from regnum.agents import play_random_game
-from regnum.documents import MEMBER_KEPT_FROM
+from regnum.documents import MEMBER_KEPT_FROM, MembersRead
 from regnum.engine import saved
 from regnum.engine.state import canonical_json
 
@@ -28,14 +28,19 @@ def rulesets() -> dict:
 
 
 def _whole(rules, text, **kwargs):
-    """The game read from the whole text, nothing read before kept: what a read must give."""
+    """The game read from the whole text by json.loads, nothing read before kept, nothing
+    judged before: what a read must give."""
     kept, rules.moves_read = rules.moves_read, None
     passed = dict(saved._types(rules).passed)
     saved._types(rules).passed.clear()
+    walk = MembersRead.walk
+    MembersRead.walk = lambda self, text, scan: None
     try:
         return rules.game_from_json(text, **kwargs)
     finally:
+        MembersRead.walk = walk
         rules.moves_read = kept
+        saved._types(rules).passed.clear()
         saved._types(rules).passed.update(passed)
 
 
@@ -142,7 +147,13 @@ EDITS = {
     "a field's value out of range": lambda t: t.replace('"owner":0', '"owner":9', 1),
     "the pieces cut short": lambda t: t.replace(_part(t, "pieces"), _part(t, "pieces")[:-2] + "]", 1),
     "a NaN after the pieces": lambda t: t.replace(_part(t, "pieces") + ",", _part(t, "pieces") + ',"x":NaN,', 1),
-    "text after the end": lambda t: t + " ",
+    "a semicolon between two parts": lambda t: t.replace(',"pieces":', ';"pieces":', 1),
+    "a semicolon between two fields": lambda t: t.replace(',"seed":', ';"seed":', 1),
+    "an equals sign for a colon": lambda t: t.replace('"pieces":', '"pieces"=', 1),
+    "a number as a key": lambda t: t.replace(',"rng":', ',7:', 1),
+    "a space after the end": lambda t: t + " ",
+    "a letter after the end": lambda t: t + "x",
+    "an object after the end": lambda t: t + "{}",
     "a space first": lambda t: " " + t,
 }
 
@@ -221,14 +232,18 @@ def test_a_part_judged_before_is_not_judged_again_unless_what_judges_it_changed(
     assert first == len(record.state.pieces)
     saved.check(rules, record)   # the same objects, the same seats: nothing judged again
     assert len(judged) == first
-    # Other seats: judged again, and refused as a fresh check refuses.
-    fewer = dataclasses.replace(record, players=2)
+    # Other seats (the rows of the seats' variables and the moves cut to match): the pieces
+    # judged again, and refused as a fresh check refuses them.
+    moves = record.moves[:next(i for i, m in enumerate(record.moves) if m.player == 2)]
+    update = {"player_vars": record.state.player_vars[:2], "moves": len(moves)}
+    fewer = dataclasses.replace(record, players=2, moves=moves, state=record.state.model_copy(update=update))
     with pytest.raises(StateError) as again:
         saved.check(rules, fewer)
     types.passed.clear()
     with pytest.raises(StateError) as fresh:
         saved.check(rules, fewer)
     assert str(again.value) == str(fresh.value)
+    assert str(fresh.value).startswith("state field 'state.pieces[") and "a seat (0–1) is expected, not 2" in str(fresh.value)
     # Pieces read again (equal, but other objects): judged again.
     record_again, _ = saved.parse(rules, text.replace('"state":{', '"state": {', 1))
     judged.clear()
@@ -278,7 +293,7 @@ def test_a_game_read_from_a_dict_stays_apart_from_it(rulesets):
 HOLDERS = """\
 game holders "Holders"
 players 2..2
-enum crop: wheat, rye
+enum crop: wheat, rye, barley, oats, millet, maize, sorghum
 piece stone:
     owner: player
 zone pool per player: public
@@ -323,3 +338,18 @@ def test_a_table_that_names_pieces_is_judged_again_when_the_pieces_change(tmp_pa
     assert ours == whole
     assert whole == ("refused", f"state field 'state.tables.holder.{next(k for k, v in held.items() if v == last)}': "
                                 f"a piece (an id 0–{last - 1}) is expected, not {last}")
+
+
+def test_a_table_of_an_open_grid_is_judged_again_when_the_cells_in_use_change(rulesets):
+    """King's Gate's `object_at` is kept per cell of its open grid: taken as read, it is judged
+    again when the grid's cells in use are other ones, as the whole text is."""
+    rules = rulesets["kings_gate"]
+    text = play_random_game(rules, 3, 2, max_moves=30).to_json()
+    grids = json.loads(text)["state"]["grids"]
+    cell = grids["table"]["cells"][-1]
+    fewer = {**grids, "table": {**grids["table"], "cells": grids["table"]["cells"][:-1]}}
+    edited = text.replace('"grids":' + canonical_json(grids), '"grids":' + canonical_json(fewer), 1)
+    assert edited != text and len(_part(text, "tables")) >= MEMBER_KEPT_FROM
+    ours, whole = _read_twice_then(rules, text, edited)
+    assert ours == whole
+    assert whole == ("refused", f"state field 'state.tables.object_at.{cell}': this ruleset has no index '{cell}' here")

@@ -147,7 +147,7 @@ def parse(ruleset, data) -> tuple[Saved, dict]:
     except ValidationError as err:
         where, message = first_error(err)
         raise StateError(f"state field '{where}': {message}") from None
-    if plain and text is not None and moves:
+    if plain and text is not None:
         # The moves' texts are made if the next text goes on from them.
         ruleset.moves_read = MovesRead(tuple(moves), parts=_parts(members, record.state))
     return Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state), data
@@ -241,6 +241,8 @@ def _loose(taken: frozenset) -> type:
 def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | None":
     """`parse` of `text` when it goes on from the moves `known` lists (None: it does not, or
     it is to be read whole)."""
+    if not known.moves:
+        return None   # read whole, taking the parts kept
     bound = ruleset.limits.json_bytes
     if len(text) * 4 > bound and len(text.encode("utf-8", "surrogatepass")) > bound:
         return None   # refused when read whole, for the size of the whole text
