@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from ..boards import coordinates
 from .game import _move_text
 from .state import canonical_json
-from ..documents import (PLAIN_TYPES, STATE_FORMAT, BadValue, Member, MembersRead, StateError, all_plain,
+from ..documents import (PLAIN_TYPES, STATE_FORMAT, BadValue, MembersRead, StateError, all_plain,
                          first_error, json_value, read_document)
 from ..log import LogMove
 from ..moves import Move, made_move
@@ -227,12 +227,15 @@ def _validated(rest: dict, members: MembersRead | None, known: MovesRead | None)
 
 
 _LOOSE: dict = {}   # the names of the parts taken as read -> a _SavedRest that takes them as they are
+_MOST_LOOSE = 64    # models kept at most (a state has a dozen parts: in a game, a few sets of them are taken)
 
 
 def _loose(taken: frozenset) -> type:
     """_SavedRest, with the state's fields `taken` of any value (they are read already)."""
     model = _LOOSE.get(taken)
     if model is None:
+        if len(_LOOSE) >= _MOST_LOOSE:
+            _LOOSE.clear()
         state = create_model("SavedStateRead", __base__=SavedState, **{name: (Any, ...) for name in taken})
         model = _LOOSE[taken] = create_model("SavedRestRead", __base__=_SavedRest, state=(state, ...))
     return model
