@@ -258,10 +258,11 @@ def test_the_tables_are_judged_by_the_pieces_only_when_they_may_name_one(ruleset
     assert saved._types(rulesets["kingdom_builder"]).open_tables is False
 
 
-def test_a_game_read_and_played_leaves_the_parts_kept_as_they_were(rulesets):
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_read_and_played_leaves_the_parts_kept_as_they_were(name, rulesets):
     """A server reads a game at every move and plays on it: the values kept for the next read
     are shared with the game read, which copies what it changes."""
-    rules = rulesets["kings_gate"]
+    rules = rulesets[name]
     rules.moves_read = None
     game = rules.new_game(players=3, seed=5, narrate=False)
     rng = random.Random(5)
