@@ -175,7 +175,8 @@ class MovesRead:
     more move (else `,]`, which is no JSON).
     Anything the shorter read refuses is read whole again, so that the refusal names its place
     in the whole text. `texts` and `prefix` are made at the first read that may go on from
-    the moves (None until then: a text read once costs nothing more)."""
+    the moves (None until then: a text read once costs nothing more). `parts`: the parts of
+    the same saved game's state, which the next text may have again (PartsRead)."""
 
     moves: tuple
     texts: tuple | None = None
