@@ -2,7 +2,7 @@
 
 A Ruleset is immutable and shared by all its games (save `starts`, the first game of
 each kind of start that draws nothing random, which later starts copy, and `moves_read`, the
-moves of the last saved game read, which the next read of the same moves takes); loading it runs
+moves and state's parts of the last saved game read, which the next read takes); loading it runs
 every stage of the pipeline once (parse → build → merge → check → compile).
 """
 from __future__ import annotations
@@ -30,8 +30,8 @@ class Ruleset:
         # The first game of each kind of start that draws nothing random (Game.start): what
         # the next games of that kind copy. Derived from the ruleset alone, as its code is.
         self.starts: dict = {}
-        # The moves of the last saved game read (engine/saved.MovesRead), which the next text
-        # that lists them first need not read again.
+        # The moves and the state's parts of the last saved game read (engine/saved.MovesRead,
+        # PartsRead), which the next text that has them again need not read again.
         self.moves_read = None
 
     @property

@@ -279,11 +279,9 @@ def _read_after(ruleset, known: MovesRead, text: str) -> "tuple[Saved, dict] | N
         return None
     new_texts = tuple(_move_text(move) for move in new)
     texts = known.texts + new_texts
-    parts = _parts(members, record.state)
     if new:
-        ruleset.moves_read = MovesRead(known.moves + tuple(new), texts, prefix + "," + ",".join(new_texts), parts)
-    elif parts is not known.parts:
-        ruleset.moves_read = MovesRead(known.moves, known.texts, known.prefix, parts)
+        prefix += "," + ",".join(new_texts)
+    ruleset.moves_read = MovesRead(known.moves + tuple(new), texts, prefix, _parts(members, record.state))
     moves = list(known.moves)   # the game's own list, which its moves are added to
     moves += new
     saved = Saved(record.ruleset, record.variant, record.players, record.seed, moves, record.state, texts)
