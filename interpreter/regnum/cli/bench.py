@@ -90,6 +90,48 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
         console.print(costs)
 
 
+def _timing_only(names: tuple[str, ...]) -> None:
+    """Refuse, as a usage error, an option of the timing given with --profile (it times nothing)."""
+    ctx = click.get_current_context()
+    given = [param for param in ctx.command.params
+             if param.name in names and ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        flags = ", ".join(param.opts[0] for param in given)
+        raise click.UsageError(f"--profile samples games and times nothing: {flags} "
+                               f"{'does' if len(given) == 1 else 'do'} not apply")
+
+
+def _profiles(targets: list, counts: list, games, seconds: float, coverage: bool, max_moves: int, top: int,
+              as_json: bool, wall: float) -> None:
+    """`regnum bench --profile`: each ruleset and player count sampled (regnum.profiler)."""
+    import regnum
+
+    from ..benchmark import clamp_players, machine_info
+    from ..profiler import ProfileUnavailable, profile_games
+    found = []
+    for name, path in targets:
+        rules = regnum.load(str(path), rules_path=list(rules_path()))
+        for players in dict.fromkeys(clamp_players(rules, n) for n in counts):
+            if not as_json:
+                echo(f"profiling {name}, {players} players…", err=True)
+            try:
+                one = profile_games(rules, players, games=games, seconds=seconds, coverage=coverage,
+                                    max_moves=max_moves)
+            except ProfileUnavailable as err:
+                fail(f"error: {err}")
+            if as_json:
+                found.append(one)
+                continue
+            from .profiling import print_profile
+            print_profile(one, top)
+    if as_json:
+        settings = {"profile": True, "games": games, "profile_seconds": seconds, "players": counts,
+                    "max_moves": max_moves, "coverage": coverage, "top": top, "clock": "ITIMER_PROF",
+                    "wall_seconds": round(time.perf_counter() - wall, 2)}
+        click.echo(json.dumps({"profiles": [one.model_dump() for one in found], "machine": machine_info(),
+                               "settings": settings}, ensure_ascii=False))
+
+
 @click.command()
 @click.argument("rulesets", nargs=-1, metavar="[RULESET]...")
 @click.option("--players", "-p", "player_counts", type=click.IntRange(min=1), multiple=True,
@@ -113,10 +155,17 @@ def _bench_table(rows: list[BenchResult], load: dict, copy_us: dict, memory: dic
 @click.option("--coverage", is_flag=True,
               help="Also play every round counting coverage, as `regnum fuzz` plays, and report games/s so and "
                    "the cost (games/s without ÷ with).")
+@click.option("--profile", is_flag=True,
+              help="Instead of timing, sample random games of each ruleset and show where their CPU time goes, "
+                   "by the ruleset's declarations and lines (--games, or --profile-seconds of them).")
+@click.option("--profile-seconds", type=click.FloatRange(min=0, min_open=True), default=4.0, show_default=True,
+              help="With --profile and without --games: CPU seconds of games sampled per ruleset and player count.")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+              help="With --profile: the lines shown in the table of the costliest (--json lists them all).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object and nothing else.")
 @rules_path_flag
 def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_path, load_runs, memory_games,
-          coverage, as_json) -> None:
+          coverage, profile, profile_seconds, top, as_json) -> None:
     """Measure random playouts per second of every bundled ruleset, against hand-written Python.
 
     For each bundled ruleset (or each RULESET given) and each player count, in one process and
@@ -131,6 +180,21 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     fresh subprocess, without and with the disk cache) and warm (same process), and the CPU cost of Game.copy(); with --memory N,
     the peak memory of an N-game simulation. With --coverage, a third side in every round: regnum
     counting coverage (as `regnum fuzz` plays), its games/s and the cost of counting.
+
+    With --profile, nothing is timed: for each ruleset and player count, random games (seeds
+    0 on: --games of them, or --profile-seconds of CPU time; a first one unsampled) are
+    sampled a thousand times a second of CPU time, and each sample goes to the ruleset's code
+    that was running: a statement of a rule, an action, the flow or the setup; the listing of
+    an action's moves; a def, a prefer or a scoring. Two tables: each declaration's share, of
+    its own and with what it calls, and the --top costliest lines, with their text; what runs
+    under no code of the ruleset is the engine's own bookkeeping. With --coverage the games
+    count coverage, as `regnum fuzz` plays them. With --json: {"profiles": [{"ruleset",
+    "players", "seed", "games", "moves", "coverage", "rate", "cpu_seconds", "samples",
+    "engine_samples", "engine_share", "declarations": [{"declaration", "kind", "name",
+    "location", "self_samples", "self_share", "total_samples", "total_share"}], "lines":
+    [{"location", "file", "line", "declaration", "text", "samples", "share"}]}], "machine",
+    "settings"}, shares from 0 to 1. Needs a timer of CPU time (SIGPROF): Linux, macOS and other
+    Unix systems.
 
     With --json prints one object: {"results": [{"ruleset", "players", "games_per_second",
     "moves_per_second", "baseline_games_per_second", "ratio", "baseline_moves_per_second",
@@ -148,6 +212,7 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
       regnum bench kings_road -p 4 --rounds 9 --games 50 --json
       regnum bench kingdom_builder --memory 1000
       regnum bench kings_gate -p 4 --coverage
+      regnum bench my_game.rules -p 3 --profile --top 30
     """
     from ..benchmark import bench_ruleset, clamp_players, copy_cost, load_times, machine_info, peak_memory
     from ..simulate import SimulationError   # the models and workers: imported when a benchmark runs
@@ -160,6 +225,10 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     if not targets:
         fail(f"error: no bundled rulesets in {resources.data_dir('rulesets')}")
     counts = list(dict.fromkeys(player_counts or (2, 4)))
+    if profile:
+        _timing_only(("rounds", "seconds", "baseline_path", "load_runs", "memory_games"))
+        _profiles(targets, counts, games, profile_seconds, coverage, max_moves, top, as_json, wall)
+        return
     rows: list[BenchResult] = []
     load: dict = {}
     copies: dict = {}
