@@ -37,6 +37,26 @@ rule tally(n):
 """
 
 
+# The same search, as a statement of the flow (which asks, so the VM runs it) and in a rule
+# the flow runs (which never waits, so it is compiled to a Python function).
+COSTLY_FLOW = """\
+game costly_flow "Costly flow"
+players 2..4
+var turns: int = 0
+var found: int = 0
+flow:
+    repeat until turns >= 40:
+        for p in players:
+            set found = count(x for x in range(20000) where x % 7 == turns % 3)
+            run search(turns)
+            ask p to tick
+action tick(n in [1, 2, 3]):
+    set turns = turns + 1
+rule search(t):
+    set found = count(x for x in range(20000) where x % 5 == t % 2)
+"""
+
+
 @pytest.fixture(scope="module")
 def costly(tmp_path_factory):
     return load(tmp_path_factory.mktemp("profiler"), COSTLY, "costly.rules")
@@ -57,6 +77,20 @@ def test_the_costly_line_takes_the_most_samples(costly_profile):
     assert (first.declaration, first.kind, first.name) == ("action tick", "action", "tick")
     assert first.location.endswith("costly.rules:10")
     assert first.self_share > 0.8 and first.total_share >= first.self_share
+
+
+def test_a_statement_the_vm_runs_is_told_by_its_line(tmp_path):
+    rules = load(tmp_path, COSTLY_FLOW, "costly_flow.rules")
+    found = profile_games(rules, 2, games=4, seed=0)
+    first, second = found.lines[:2]
+    assert {(first.line, first.declaration), (second.line, second.declaration)} == {(8, "the flow"), (14, "rule search")}
+    assert first.share + second.share > 0.85 and min(first.share, second.share) > 0.25
+    assert second.text in ("set found = count(x for x in range(20000) where x % 7 == turns % 3)",
+                           "set found = count(x for x in range(20000) where x % 5 == t % 2)")
+    shares = {d.declaration: d for d in found.declarations}
+    # The rule runs within the flow: the flow's share with what it calls holds the rule's.
+    assert shares["the flow"].total_share >= shares["the flow"].self_share + shares["rule search"].self_share
+    assert shares["rule search"].location.endswith("costly_flow.rules:13")
 
 
 def test_the_games_are_those_a_random_playout_plays(costly, costly_profile):
@@ -83,6 +117,8 @@ def test_every_line_is_the_rulesets_own_with_its_text(name, players):
     rules = regnum.load(name)
     found = profile_games(rules, players, games=40, seed=1)
     assert found.lines
+    assert found.engine_samples > 0   # the move's bookkeeping, a seventh of the time and more
+    assert found.engine_samples + sum(d.self_samples for d in found.declarations) == found.samples
     source = {}
     for line in found.lines:
         if line.file not in source:
@@ -108,8 +144,17 @@ def test_kings_gate_names_its_listing_of_the_next_object():
     assert listing.location.endswith("kings_gate.rules:292") and listing.self_share > 0.05
 
 
-def test_counting_coverage_plays_the_same_games(costly):
+def test_counting_coverage_plays_the_same_games(costly, monkeypatch):
+    from regnum import agents
+    asked = []
+    real = agents.play_random_game
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("coverage"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(agents, "play_random_game", spy)
     found = profile_games(costly, 2, games=2, seed=0, coverage=True)
+    assert asked == [True, True, True]   # the first game, unsampled, then the two
     assert found.coverage is True
     assert found.moves == sum(play_random_game(costly, 2, seed).move_count for seed in range(2))
 
