@@ -14,8 +14,9 @@ second, and each sample goes to the innermost code of the ruleset on the stack w
   of the statement it was running (the compiler's map of each generated line to the
   statement it was written from, `Model.native_spans`, the one that locates its faults);
 - the VM (`run_stack`): the statement of the frame it was running (`Code.spans`);
-- an action's listing, a prefer, a def that was not written into its caller, a scoring: that
-  declaration's line.
+- an action's listing: the line of the require it was judging (the lister's lines are tagged
+  so, `compiler.listers.line_spans`), else the action's, where its domains are written;
+- a prefer, a def that was not written into its caller, a scoring: that declaration's line.
 
 A sample also counts once towards every declaration on the stack — the frames the VM holds
 and the generated functions — which gives each declaration's share with what it calls. A
@@ -168,8 +169,10 @@ class _Attribution:
             key, span = self.declaration(kind, name)
             return _Known(key, span, lines)
         head, _, rest = what.partition(" ")
-        if head == "moves":   # <regnum moves X>, <regnum moves preferred X>
-            key, span = self.declaration("listing", rest.removeprefix("preferred "))
+        if head == "moves":   # <regnum moves X>, <regnum moves preferred X>: at the line of a require
+            name = rest.removeprefix("preferred ")
+            key, span = self.declaration("listing", name)
+            return _Known(key, span, self._lister_lines(name, code))
         elif head == "prefer":   # <regnum prefer X.Y>, <regnum prefer X.Y by group>
             key, span = self.declaration("prefer", rest.removesuffix(" by group"))
         elif head == "def" or what.startswith("kept def "):
@@ -183,6 +186,16 @@ class _Attribution:
         else:
             return _SKIP
         return _Known(key, span)
+
+    def _lister_lines(self, name: str, code: CodeType) -> dict | None:
+        """The lines of action `name`'s lister (or of its lister that judges a prefer too) that
+        judge a require -> the require's span (listers.line_spans), when `code` is its own."""
+        action = self.model.actions.get(name)
+        for lister in (getattr(action, "lister", None), getattr(action, "preferring", None)):
+            lines = getattr(lister, "line_spans", None)
+            if lines is not None and code in _nested(lister.__code__):
+                return lines
+        return None
 
     def _kind_of(self, name: str) -> str:
         """The kind a native procedure's declaration is of (rule, action, phase, …)."""
@@ -245,6 +258,16 @@ class _Attribution:
         if own is None:
             return None, None, ()
         return own, (line.file, line.line), tuple(dict.fromkeys(within))
+
+
+def _nested(code: CodeType) -> set:
+    """`code` and the code of every function and comprehension written inside it."""
+    out, todo = set(), [code]
+    while todo:
+        one = todo.pop()
+        out.add(one)
+        todo += [const for const in one.co_consts if isinstance(const, CodeType)]
+    return out
 
 
 # ── sampling ────────────────────────────────────────────────────────────────

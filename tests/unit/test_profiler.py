@@ -57,6 +57,22 @@ rule search(t):
 """
 
 
+# The search as a require, judged for each of the three choices of every listing.
+COSTLY_REQUIRE = """\
+game costly_require "Costly require"
+players 2..4
+var turns: int = 0
+flow:
+    repeat until turns >= 40:
+        for p in players:
+            ask p to tick
+action tick(n in [1, 2, 3]):
+    require plenty: count(x for x in range(20000) where x % 7 == n) > 0 else "never"
+    require early: count(x for x in range(30000) where x % 7 == turns % 7) > 0 else "never"
+    set turns = turns + 1
+"""
+
+
 @pytest.fixture(scope="module")
 def costly(tmp_path_factory):
     return load(tmp_path_factory.mktemp("profiler"), COSTLY, "costly.rules")
@@ -89,8 +105,26 @@ def test_a_statement_the_vm_runs_is_told_by_its_line(tmp_path):
                            "set found = count(x for x in range(20000) where x % 5 == t % 2)")
     shares = {d.declaration: d for d in found.declarations}
     # The rule runs within the flow: the flow's share with what it calls holds the rule's.
-    assert shares["the flow"].total_share >= shares["the flow"].self_share + shares["rule search"].self_share
+    assert shares["the flow"].total_samples >= shares["the flow"].self_samples + shares["rule search"].self_samples
     assert shares["rule search"].location.endswith("costly_flow.rules:13")
+
+
+def test_a_listing_is_told_by_the_line_of_the_require_it_judges(tmp_path):
+    rules = load(tmp_path, COSTLY_REQUIRE, "costly_require.rules")
+    found = profile_games(rules, 2, games=3, seed=0)
+    # `plenty` is judged for each of the three choices, `early` (which reads no choice) once a
+    # listing, before them.
+    top, second = found.lines[:2]
+    assert (top.line, top.declaration, second.line, second.declaration) \
+        == (9, "listing the moves of tick", 10, "listing the moves of tick")
+    assert top.share + second.share > 0.85 and second.share > 0.15
+    assert top.text == 'require plenty: count(x for x in range(20000) where x % 7 == n) > 0 else "never"'
+    assert second.text == 'require early: count(x for x in range(30000) where x % 7 == turns % 7) > 0 else "never"'
+    listing = found.declarations[0]
+    assert (listing.declaration, listing.location.rpartition(":")[2]) == ("listing the moves of tick", "8")
+    lister = rules.model.actions["tick"].lister
+    assert set(span.line for span in lister.line_spans.values()) == {9, 10}
+    assert "#@" not in lister.source   # the tags are in the code compiled, not in what is shown
 
 
 def test_the_games_are_those_a_random_playout_plays(costly, costly_profile):

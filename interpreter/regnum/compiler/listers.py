@@ -136,6 +136,21 @@ IMPLIED = True
 # the two).
 ZONE_CHOICES = True
 _RESET = "#kept-from-level-"   # a marker line, replaced when the function is written
+# The comment ending each line that judges a require, with the require's number in the
+# lister's `spans`: what a profiler reads to tell a listing's time by the requires' lines.
+_SPAN_TAG = "  #@require-"
+_SPAN_TAGS = re.compile(r"  #@require-\d+$", re.M)
+
+
+def line_spans(source: str, spans: list) -> dict:
+    """Line of a lister's source (1 for its first) -> the span of the require it judges, read
+    from the comments `_tag` wrote (`regnum.profiler` gives a listing's samples so)."""
+    out = {}
+    for number, line in enumerate(source.split("\n"), 1):
+        found = _SPAN_TAGS.search(line)
+        if found is not None:
+            out[number] = spans[int(found.group()[len(_SPAN_TAG):])]
+    return out
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
@@ -229,6 +244,7 @@ class _Writer:
         self.at = [[(node, hit) for node, hit, level in clauses if level == i] for i in range(len(params))]
         self.scope = scope
         self.lines: list[str] = []
+        self.spans: list = []   # the requires' spans the lines' tags number (_tag)
         self.top: list[str] = []        # set before the loops: domains' caches
         self.hoisted = 0
         self.hoists = hoists.Hoists()   # the calls computed at their first use and kept
@@ -246,6 +262,14 @@ class _Writer:
 
     def emit(self, depth: int, line: str) -> None:
         self.lines.append("    " * depth + line)
+
+    def _tag(self, start: int, span) -> None:
+        """The lines written since `start` judge the require written at `span`: each ends in a
+        comment naming it (`_SPAN_TAG`), which `line_spans` reads from the source compiled."""
+        number = len(self.spans)
+        self.spans.append(span)
+        tag = f"{_SPAN_TAG}{number}"
+        self.lines[start:] = [line + tag for line in self.lines[start:]]
 
     def function(self):
         g = self.g
@@ -270,9 +294,11 @@ class _Writer:
         self.emit(1, _ENV)
         self.emit(1, "pl = player")
         for node, hit in self.first:
+            start = len(self.lines)
             self.emit(1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(2, hit)
             self.emit(2, "return out")
+            self._tag(start, node.span)
         if not self.params:
             self.emit(1, "if stop: stop = _m_stop(c, stop)")
             self.emit(1, "out.append(())")
@@ -309,7 +335,8 @@ class _Writer:
         kind = "moves" if self.group is None else "moves preferred"
         source = self.hoists.compile(g, source, f"<regnum {kind} {self.name}>")
         fn = g.ns[fname]
-        fn.source = source   # for reading what was generated (a lister has no file)
+        fn.line_spans = line_spans(source, self.spans)
+        fn.source = _SPAN_TAGS.sub("", source)   # for reading what was generated (a lister has no file)
         return fn
 
     def _count(self, depth: int, hit: str, local: bool = False) -> None:
@@ -516,6 +543,7 @@ class _Writer:
         for number in shared:
             self.emit(depth + 1, f"hq{number} = _UNSET")
         for node, hit in clauses:
+            start = len(self.lines)
             if loops_pay(g, node, self.scope.keys() | self.binds.keys()):
                 # any/all/count of a comprehension as loops, as in a prefer (see prefers._Narrower):
                 # this is the innermost loop, where a generator per choice costs the most
@@ -527,6 +555,7 @@ class _Writer:
                 self.emit(depth + 1, f"if not ({g.src(node, self.scope, self.binds)}):")
             self._count(depth + 2, hit, local=True)
             self.emit(depth + 2, "continue")
+            self._tag(start, node.span)
         if leaf or stop_first:
             self.emit(depth + 1, "if stop: stop = _m_stop(c, stop)")   # `exists`: the first move is enough
         if leaf and self.group is not None:
