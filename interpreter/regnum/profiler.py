@@ -93,18 +93,17 @@ class Profile(BaseModel):
 
 # ── telling a sample's frames apart ─────────────────────────────────────────
 
-_SKIP = None                 # generated code that belongs to the statement running it (an expression)
-_VM = "vm"
+_VM = "vm"   # the VM's loop: the statement it runs is its frame's
 
 
 @dataclass(frozen=True)
 class _Known:
     """What a code object of the ruleset is: the declaration it belongs to and, for a native
-    procedure, the statements of its lines."""
+    procedure or a lister, the statements (the requires) its lines were written from."""
 
     key: tuple                          # (kind, name)
     span: Span                          # the declaration's
-    lines: dict | None = None           # generated line -> the statement's span (a native procedure)
+    lines: dict | None = None           # generated line -> the statement's span
 
 
 @dataclass
@@ -114,7 +113,7 @@ class _Attribution:
     model: object
     program: object
     spans: dict = field(default_factory=dict)     # (kind, name) -> the declaration's span
-    codes: dict = field(default_factory=dict)     # code object -> _Known, _VM or _SKIP
+    codes: dict = field(default_factory=dict)     # code object -> _Known, _VM or None
 
     def __post_init__(self):
         from .engine.runtime import run_stack
@@ -151,7 +150,8 @@ class _Attribution:
         return code.span if code is not None else Span(model.path, 0, 0, 0, 0)
 
     def of_code(self, code: CodeType):
-        """What `code` is (cached): _VM, _SKIP, or a _Known; None for code of no ruleset."""
+        """What `code` is (cached): _VM, a _Known, or None — code of no ruleset, or generated
+        code that belongs to the statement running it (an expression, an instruction)."""
         known = self.codes.get(code, False)
         if known is False:
             known = self.codes[code] = self._classify(code)
@@ -181,10 +181,10 @@ class _Attribution:
             outer = code.co_qualname.partition(".")[0]
             name = outer.partition("_")[2].partition("_")[2]
             if not name:
-                return _SKIP
+                return None
             key, span = self.declaration("scoring", name)
         else:
-            return _SKIP
+            return None
         return _Known(key, span)
 
     def _lister_lines(self, name: str, code: CodeType) -> dict | None:
@@ -247,7 +247,7 @@ class _Attribution:
                             found = self.vm_declaration(vm_frame[0])
                             if found is not None:
                                 within.append(found[0])
-            elif known is not None and known is not _SKIP:
+            elif known is not None:
                 if own is None:
                     own = known.key
                     line = known.lines.get(frame.f_lineno) if known.lines is not None else None

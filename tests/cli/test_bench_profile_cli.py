@@ -55,3 +55,27 @@ def test_the_timing_options_are_refused_beside_it():
     assert "--profile samples games and times nothing: --rounds, --load-runs do not apply" in result.stderr
     result = run("bench", "kings_road", "--profile", "--memory", "10", code=2)
     assert "--profile samples games and times nothing: --memory does not apply" in result.stderr
+
+
+FAULTY = """\
+game faulty "Faulty"
+players 2..2
+var turns: int = 0
+flow:
+    repeat until turns >= 5:
+        for p in players:
+            ask p to tick
+action tick(n in [1, 2]):
+    set turns = turns + 1
+    if turns == 3:
+        set turns = [1, 2][turns]
+"""
+
+
+def test_a_game_that_faults_is_one_located_message(tmp_path):
+    path = tmp_path / "faulty.rules"
+    path.write_text(FAULTY, encoding="utf-8")
+    result = run("bench", str(path), "-p", "2", "--profile", "--games", "2", code=1)
+    assert result.stdout == ""
+    (message,) = [line for line in result.stderr.splitlines() if "faulty.rules:11:" in line]
+    assert "error" in message
