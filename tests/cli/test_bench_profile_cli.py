@@ -79,3 +79,17 @@ def test_a_game_that_faults_is_one_located_message(tmp_path):
     assert result.stdout == ""
     (message,) = [line for line in result.stderr.splitlines() if "faulty.rules:11:" in line]
     assert "error" in message
+
+
+def test_no_sample_is_said_plainly(monkeypatch):
+    from regnum import profiler
+
+    class Idle(profiler._Sampler):
+        def _handler(self, _signum, frame):   # every tick lost
+            pass
+    monkeypatch.setattr(profiler, "_Sampler", Idle)
+    result = run("bench", "kings_road", "-p", "2", "--profile", "--games", "1")
+    lines = result.stdout.splitlines()
+    assert lines[1] == ("no sample was taken: the games took less CPU time than the timer's tick; play more "
+                        "of them (--games, --profile-seconds)")
+    assert len(lines) == 2

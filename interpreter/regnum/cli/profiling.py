@@ -13,11 +13,11 @@ from rich.text import Text
 from ..terminal import safe
 from .common import make_console, wide_enough
 
-_NOTE = ("Sampled: {samples:,} samples of CPU time taken during the games ({per_second:,.0f} a second: "
-         "the kernel's timer may tick less often than the 1,000 a second asked). self = the samples taken while the declaration's own "
-         "code ran; with calls = while it or anything it called ran (each sample counted once). A sample "
-         "under no code of the ruleset is the engine's own bookkeeping. Shares are estimates: about "
-         "±{margin:.1f} points on a share of 25 % with this many samples.")
+_NOTE = ("Sampled: {samples:,} samples of CPU time taken during the games ({per_second:,.0f} a second: the "
+         "kernel's timer may tick less often than the {rate:,} a second asked). self = the samples taken while "
+         "the declaration's own code ran; with calls = while it or anything it called ran (each sample counted "
+         "once). A sample under no code of the ruleset is the engine's own bookkeeping. Shares are estimates: "
+         "about ±{margin:.1f} points on a share of 25 % with this many samples.")
 
 
 def _percent(share: float) -> str:
@@ -32,6 +32,10 @@ def print_profile(profile, top: int) -> None:
     counted = ", counting coverage" if profile.coverage else ""
     console.print(Text(safe(f"{profile.ruleset}, {profile.players} players: {profile.games} random games ({seeds}"
                             f"{counted}), {profile.moves:,} moves, {profile.cpu_seconds:.2f} s of CPU")), soft_wrap=True)
+    if not profile.samples:
+        console.print(Text("no sample was taken: the games took less CPU time than the timer's tick; play more "
+                           "of them (--games, --profile-seconds)"), soft_wrap=True)
+        return
     table = Table(title="Where the time goes, by declaration", box=box.SIMPLE_HEAD, pad_edge=False,
                   title_justify="left")
     for name, justify in (("self", "right"), ("with calls", "right"), ("declaration", "left"), ("where", "left")):
@@ -57,6 +61,7 @@ def print_profile(profile, top: int) -> None:
                       Text(safe(row.text)))
     wide_enough(console, lines)
     console.print(lines)
-    samples = max(profile.samples, 1)
-    console.print(Text(_NOTE.format(samples=profile.samples, per_second=profile.samples / max(profile.cpu_seconds, 1e-9),
-                                    margin=100 * 2 * (0.25 * 0.75 / samples) ** 0.5)), soft_wrap=True)
+    per_second = profile.samples / profile.cpu_seconds if profile.cpu_seconds > 0 else 0.0
+    margin = 100 * 2 * (0.25 * 0.75 / profile.samples) ** 0.5   # two standard errors of a share of 25 %
+    console.print(Text(_NOTE.format(samples=profile.samples, per_second=per_second, rate=profile.rate,
+                                    margin=margin)), soft_wrap=True)

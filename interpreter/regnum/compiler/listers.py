@@ -140,6 +140,7 @@ _RESET = "#kept-from-level-"   # a marker line, replaced when the function is wr
 # lister's `spans`: what a profiler reads to tell a listing's time by the requires' lines.
 _SPAN_TAG = "  #@require-"
 _SPAN_TAGS = re.compile(r"  #@require-\d+$", re.M)
+_UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
 def line_spans(source: str, spans: list) -> dict:
@@ -151,7 +152,6 @@ def line_spans(source: str, spans: list) -> dict:
         if found is not None:
             out[number] = spans[int(found.group()[len(_SPAN_TAG):])]
     return out
-_UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
 def groups_by_last_loop(params: list, prefer) -> bool:
