@@ -76,7 +76,7 @@ class LineShare(BaseModel):
 class Profile(BaseModel):
     """What `profile_games` measured: the games, the samples, and their shares."""
 
-    ruleset: str
+    ruleset: str            # a variant by its own name, a game by its game name (as `regnum bench` names them)
     players: int
     seed: int
     games: int
@@ -364,7 +364,7 @@ def _report(rules, attribution: _Attribution, counts: Counter, players: int, see
         text = SourceRegistry.line(file, number)
         rows.append(LineShare(location=f"{file}:{number}", file=file, line=number, declaration=_named(kind, name),
                               text=(text or "").strip(), samples=n, share=share(n)))
-    return Profile(ruleset=rules.model.name, players=players, seed=seed, games=games, moves=moves,
+    return Profile(ruleset=rules.model.variant or rules.model.name, players=players, seed=seed, games=games, moves=moves,
                    coverage=coverage, rate=rate, cpu_seconds=cpu, samples=total, engine_samples=engine,
                    engine_share=share(engine), declarations=declarations, lines=rows)
 

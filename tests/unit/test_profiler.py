@@ -222,3 +222,14 @@ def test_another_thread_is_told_why_it_cannot_profile(costly):
     worker.start()
     worker.join()
     assert failures == ["profiling samples through a signal, which only the main thread receives"]
+
+
+def test_a_variant_is_named_and_located_as_itself():
+    from regnum.profiler import _Attribution
+    rules = regnum.load("permanent_nobles")
+    found = profile_games(rules, 4, games=1, seed=0)
+    assert found.ruleset == "permanent_nobles"
+    attribution = _Attribution(rules.model, rules.program)
+    replaced = attribution.declaration("rule", "crown_noble")[1]   # the variant's own rule
+    kept = attribution.declaration("rule", "score_region")[1]      # the base game's
+    assert (replaced.file.rpartition("/")[2], kept.file.rpartition("/")[2]) == ("permanent_nobles.rules", "kings_road.rules")
