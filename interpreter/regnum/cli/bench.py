@@ -183,8 +183,8 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
 
     With --profile, nothing is timed: for each ruleset and player count, random games (seeds
     0 on: --games of them, or --profile-seconds of CPU time; a first one unsampled) are
-    sampled a thousand times a second of CPU time, and each sample goes to the ruleset's code
-    that was running: a statement of a rule, an action, the flow or the setup; the listing of
+    sampled by a timer of CPU time (a thousand times a second asked; a kernel whose timer ticks
+    less often gives fewer), and each sample goes to the ruleset's code that was running: a statement of a rule, an action, the flow or the setup; the listing of
     an action's moves; a def, a prefer or a scoring. Two tables: each declaration's share, of
     its own and with what it calls, and the --top costliest lines, with their text; what runs
     under no code of the ruleset is the engine's own bookkeeping. With --coverage the games
