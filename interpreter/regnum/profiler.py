@@ -1,5 +1,5 @@
 """Where random games of a ruleset spend their CPU time, told by the ruleset's own declarations
-and lines (`regnum profile`).
+and lines (`regnum bench --profile`).
 
 `regnum bench` says how fast a ruleset plays. An author who wants it faster needs to know
 which of its declarations the time goes to — the listing of an action's moves, a rule, a def,
@@ -24,7 +24,7 @@ sample under no code of the ruleset is the engine's own bookkeeping (the move's 
 flow's position, the random policy). Sampling costs the games little and does not distort
 them call by call, as a profiler that times every call would do to the many small calls of
 generated code; its shares are estimates, closer as the samples grow (1,000 samples: about
-±1.5 points on a share of 25 %).
+±2.7 points on a share of 25 %, two standard errors).
 """
 from __future__ import annotations
 
