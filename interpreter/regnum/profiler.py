@@ -33,10 +33,12 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import CodeType
 
 from pydantic import BaseModel
 
+from .resources import ruleset_label
 from .source import SourceRegistry, Span
 
 __all__ = ["DeclarationShare", "LineShare", "Profile", "ProfileUnavailable", "profile_games"]
@@ -364,7 +366,7 @@ def _report(rules, attribution: _Attribution, counts: Counter, players: int, see
         text = SourceRegistry.line(file, number)
         rows.append(LineShare(location=f"{file}:{number}", file=file, line=number, declaration=_named(kind, name),
                               text=(text or "").strip(), samples=n, share=share(n)))
-    return Profile(ruleset=rules.model.variant or rules.model.name, players=players, seed=seed, games=games, moves=moves,
+    return Profile(ruleset=ruleset_label(rules, Path(rules.model.path)), players=players, seed=seed, games=games, moves=moves,
                    coverage=coverage, rate=rate, cpu_seconds=cpu, samples=total, engine_samples=engine,
                    engine_share=share(engine), declarations=declarations, lines=rows)
 

@@ -108,6 +108,7 @@ def _profiles(targets: list, counts: list, games, seconds: float, coverage: bool
 
     from ..benchmark import clamp_players, machine_info
     from ..profiler import ProfileUnavailable, profile_games
+    from .profiling import print_profile
     found = []
     for name, path in targets:
         rules = regnum.load(str(path), rules_path=list(rules_path()))
@@ -122,7 +123,6 @@ def _profiles(targets: list, counts: list, games, seconds: float, coverage: bool
             if as_json:
                 found.append(one)
                 continue
-            from .profiling import print_profile
             print_profile(one, top)
     if as_json:
         settings = {"profile": True, "games": games, "profile_seconds": seconds, "players": counts,

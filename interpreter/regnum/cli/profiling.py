@@ -40,11 +40,12 @@ def print_profile(profile, top: int) -> None:
                   title_justify="left")
     for name, justify in (("self", "right"), ("with calls", "right"), ("declaration", "left"), ("where", "left")):
         table.add_column(name, justify=justify, no_wrap=True)
-    shown = [row for row in profile.declarations if row.self_share >= 0.005 or row.total_share >= 0.05]
+    shown, left = [], []
+    for row in profile.declarations:
+        (shown if row.self_share >= 0.005 or row.total_share >= 0.05 else left).append(row)
     for row in shown:
         table.add_row(Text(_percent(row.self_share)), Text(_percent(row.total_share)), Text(safe(row.declaration)),
                       Text(safe(row.location)))
-    left = [row for row in profile.declarations if row not in shown]
     if left:
         share = sum(row.self_share for row in left)
         more = "1 more declaration" if len(left) == 1 else f"{len(left)} more declarations"
