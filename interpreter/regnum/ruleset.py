@@ -1,7 +1,8 @@
 """Loading a ruleset: read, check, compile — then it can start games.
 
 A Ruleset is immutable and shared by all its games (save `starts`, the first game of
-each kind of start that draws nothing random, which later starts copy, and `moves_read`, the
+each kind of start that draws nothing random, which later starts copy, `setups_begun`, what
+the setup made before its first draw in the others, and `moves_read`, the
 moves and state's parts of the last saved game read, which the next read takes); loading it runs
 every stage of the pipeline once (parse → build → merge → check → compile).
 """
@@ -30,6 +31,9 @@ class Ruleset:
         # The first game of each kind of start that draws nothing random (Game.start): what
         # the next games of that kind copy. Derived from the ruleset alone, as its code is.
         self.starts: dict = {}
+        # For each kind of start that draws: what its setup's statements before the first
+        # that may draw made (Game.start), which the next games of that kind copy and go on from.
+        self.setups_begun: dict = {}
         # The moves and the state's parts of the last saved game read (engine/saved.MovesRead,
         # PartsRead), which the next text that has them again need not read again.
         self.moves_read = None

@@ -14,10 +14,10 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from ..program import Program
 from ..source import NO_SPAN
 from .expressions import CompileError, ExprCompiler
-from .model import (Action, Clause, Invariant, Model, OptionSpec, Param, PieceType, Scoring, Statistic, TableVar, Trigger,
-                    View, ZoneFamily)
+from .model import (Action, Clause, Code, Invariant, Model, OptionSpec, Param, PieceType, Scoring, Statistic,
+                    TableVar, Trigger, View, ZoneFamily)
 from .options import type_check
-from . import codecache, listers, native, ties
+from . import codecache, draws, listers, native, ties
 from .prefers import prefer_narrower
 from .statements import StmtCompiler
 
@@ -134,7 +134,10 @@ class _Compiler:
             rules.append(("scoring", decl.name, decl.span))
         rules.extend(ties.rules(p))
         setup = p.singletons.get("setup")
-        stmts.procedure("setup", "setup", setup.span if setup else None, setup.body if setup else (), {})
+        starts: list = []
+        code = stmts.procedure("setup", "setup", setup.span if setup else None, setup.body if setup else (), {},
+                               starts=starts)
+        self._before_draws(code, starts, setup.body if setup else ())
         flow = p.singletons["flow"]
         stmts.procedure("flow", "flow", flow.span, flow.body, {})
         # What no run reached is still compiled (a saved game's frame may name it), and only a
@@ -387,6 +390,16 @@ class _Compiler:
         filters = make_filters() if lister is None else None
         return Action(decl.name, params, requires, prefers, body, decl.span, fn, label, filters, secret=secret,
                       lister=lister, make_filters=make_filters, make_preferring=make_preferring)
+
+    def _before_draws(self, setup: Code, starts: list, body: tuple) -> None:
+        """The setup's instructions before its first statement that may draw, as a code of
+        their own (draws.BEFORE_DRAWS), when there are some: what a start runs once for each
+        kind of start and copies (Game.start)."""
+        first = draws.first_drawing(self.p, body)
+        end = len(setup.ops) if first is None else starts[first]
+        if end:
+            self.codes[draws.BEFORE_DRAWS] = Code(draws.BEFORE_DRAWS, "setup", setup.span, setup.ops[:end],
+                                                  setup.spans[:end], cover=setup.cover)
 
     def _trigger(self, decl: ast.TriggerDecl, stmts: StmtCompiler) -> Trigger:
         scope = {decl.piece_var: "piece"}

@@ -45,10 +45,17 @@ class StmtCompiler:
         self.natives_lazily = False
         self._label = 0
 
-    def procedure(self, name: str, kind: str, span, body, scope: dict, cover: str = "") -> Code:
+    def procedure(self, name: str, kind: str, span, body, scope: dict, cover: str = "",
+                  starts: list | None = None) -> Code:
+        """The code of a procedure, compiled and named. `starts`, when given, gets the index
+        of the first instruction of each of `body`'s statements, in order."""
         code = Code(name, kind, span, cover=cover)
         self.codes[name] = code
-        self._block(code, body, dict(scope))
+        scope = dict(scope)
+        for stmt in body:
+            if starts is not None:
+                starts.append(len(code.ops))
+            getattr(self, "_" + type(stmt).__name__)(code, stmt, scope)
         return code
 
     def _fresh(self, what: str) -> str:

@@ -19,6 +19,7 @@ from . import decisions, memo, observe
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .runtime import ASK, Ctx, advance, check_size, guarded, run_native, run_native_with, run_stack, waiting_seats
 from .checkpoint import UNJOURNALED, Checkpoint
+from ..compiler.draws import BEFORE_DRAWS
 from .state import Journal, State, Table, canonical_json, canonical_parts, size_of, state_size, state_text
 from .state import string_text as _string_text
 
@@ -49,6 +50,39 @@ def _start_key(players: int, narrate: bool, options: dict | None, coverage: bool
         # never kept under its key.
         given = tuple(sorted((name, type(v).__name__, v) for name, v in options.items()))
     return players, narrate, coverage, given
+
+
+def _keep(starts: dict, key: tuple, kept) -> None:
+    """`kept` under `key`, the kinds of start kept bounded (MOST_STARTS)."""
+    if len(starts) >= MOST_STARTS:
+        starts.clear()
+    starts[key] = kept
+
+
+_UNSEEN = object()   # Game._prepare's `begun`: the setup's first statements not run apart yet
+
+
+class _Begun:
+    """What the setup's statements before its first draw (draws.BEFORE_DRAWS) made for one
+    kind of start (Game.start) — the game so far and the setup's frame, its steps and the
+    size it added — which every later start of that kind copies and resumes from. It reads
+    nothing of the seed: the generator came out of them unchanged."""
+
+    __slots__ = ("game", "pc", "local", "steps", "added", "tables_bound", "grown")
+
+    def __init__(self, game: "Game", ctx: Ctx, frame: list, tables_bound: int, grown: bool):
+        self.game = game
+        self.pc, self.local = frame[1], dict(frame[2])
+        self.steps, self.added = ctx.steps, ctx.added
+        self.tables_bound, self.grown = tables_bound, grown
+
+    def resumed(self, seed: int) -> tuple["Game", Ctx, list]:
+        """(a copy of the game, seeded with `seed`, the context the setup goes on in, the
+        setup's frame where it goes on)."""
+        game = self.game._reseeded(seed)
+        ctx = game._ctx(game._state)
+        ctx.steps, ctx.added = self.steps, self.added
+        return game, ctx, ["setup", self.pc, dict(self.local)]
 
 
 def _table_bound(table, start) -> int:
@@ -107,11 +141,13 @@ class Game:
               limits: Limits | None = None, coverage: bool = True) -> "Game":
         starts = getattr(ruleset, "starts", None) if START_COPIES and limits is None else None
         key = _start_key(players, narrate, options, coverage) if starts is not None else None
+        begun = None
         if key is not None:
             first = starts.get(key)
             if first is not None:
                 return first._reseeded(seed)
-        game = cls.prepared(ruleset, players, seed, narrate, options, limits, coverage)
+            begun = ruleset.setups_begun.get(key, _UNSEEN)
+        game, made = cls._prepare(ruleset, players, seed, narrate, options, limits, coverage, begun)
         ctx = game._ctx(game._state)
         advance(ctx)   # the flow up to the first decision: a step of its own, as each move is
         if ctx.steps > game.peak_steps:
@@ -122,9 +158,9 @@ class Game:
             # Nothing was drawn from the generator (every draw advances it, and it comes back
             # only after 2**64 draws): the setup and the flow up to the first decision read
             # nothing of the seed, so every seed starts here (rng.py).
-            if len(starts) >= MOST_STARTS:
-                starts.clear()
-            starts[key] = game.copy()
+            _keep(starts, key, game.copy())
+        elif made is not None:   # the start draws: its setup's first statements, which do not, are kept
+            _keep(ruleset.setups_begun, key, made)
         return game
 
     def _reseeded(self, seed: int) -> "Game":
@@ -140,6 +176,61 @@ class Game:
                  options: dict | None = None, limits: Limits | None = None,
                  coverage: bool = True) -> "Game":
         """A game whose setup has run and whose flow has not started (for building positions)."""
+        return cls._prepare(ruleset, players, seed, narrate, options, limits, coverage, None)[0]
+
+    @classmethod
+    def _prepare(cls, ruleset, players: int, seed: int, narrate: bool, options: dict | None,
+                 limits: Limits | None, coverage: bool, begun) -> tuple["Game", "_Begun | None"]:
+        """`prepared`, and what `start` may keep of it. `begun`: None, or for a kind of start
+        (Game.start) the _Begun its setup resumes from, or _UNSEEN when none was tried yet —
+        the setup's statements before its first draw (draws.BEFORE_DRAWS) then run apart, and
+        what they made is returned to be kept when they drew nothing (None otherwise)."""
+        model = ruleset.model
+        made = None
+        if type(begun) is _Begun:
+            game, ctx, frame = begun.resumed(seed)
+            state, tables_bound, grown = game._state, begun.tables_bound, begun.grown
+        else:
+            game, ctx, tables_bound, grown = cls._before_setup(ruleset, players, seed, narrate, options,
+                                                               limits, coverage)
+            state = game._state
+            frame = ["setup", 0, {}]
+            if begun is _UNSEEN and BEFORE_DRAWS in model.codes:
+                first = [BEFORE_DRAWS, 0, {}]
+                signal = run_stack(ctx, [first])
+                if signal != "done":   # it ended the game, or stopped as the whole setup would
+                    frame = None
+                    ended = signal == "end"
+                else:   # on from where it stopped, as the whole setup goes on
+                    frame = ["setup", first[1], first[2]]
+                    if state.rng == rng.seed_state(seed):   # drew nothing: what every seed makes
+                        made = _Begun(game.copy(), ctx, frame, tables_bound, grown)
+                        if game._memo_from is not None:   # the copy's memo is written no more
+                            game._own_memo()
+        if frame is not None:
+            ended = run_stack(ctx, [frame]) == "end"
+        # The tables the setup wrote are no longer written in place: the first write after
+        # it copies the table, so that one no move writes keeps its index (State.cells_with).
+        state._owned_tables = set()
+        game.peak_steps = ctx.steps
+        # The pieces the setup created are counted in ctx.added; the variables' first values
+        # were never stored through Ctx.fit, so they are measured once here. A table, as it
+        # was made: what every value the setup stored since adds is in ctx.added too (Ctx.fit),
+        # and every cell counts one at least, what a number becoming a truth value or none
+        # adds (tables of an open grid, whose cells come into use, are measured).
+        if grown:
+            tables_bound = size_of(state.tables)
+        ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + tables_bound + size_of(state.grids)
+        check_size(ctx, model.codes["setup"].span)
+        game._size_bound = ctx.size_bound + ctx.added
+        state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
+        return game, made
+
+    @classmethod
+    def _before_setup(cls, ruleset, players: int, seed: int, narrate: bool, options: dict | None,
+                      limits: Limits | None, coverage: bool) -> tuple["Game", Ctx, int, bool]:
+        """(a new game with its options, variables, tables and zones, the context its setup
+        runs in, the bound on its tables' size, whether an open grid's tables grow)."""
         model = ruleset.model
         state = State()
         state.rng = rng.seed_state(seed)
@@ -151,7 +242,7 @@ class Game:
         state.pvars = [{name: init(ctx, {"player": p}) for name, init in model.player_vars.items()}
                        for p in range(players)]
         state.grids = {board: {"cells": [], "start": {}} for board in model.grids}
-        grown = any(table.open for table in model.tables.values())   # (see below)
+        grown = any(table.open for table in model.tables.values())   # (see _prepare)
         tables_bound = 1
         for table in model.tables.values():
             start = table.init(ctx, {})
@@ -169,23 +260,7 @@ class Game:
         state.zones = dict.fromkeys([key for fam in model.zones.values() for index, key in fam.keys.items()
                                      if fam.index != "player" or index < players], empty)
         state._owned = set()
-        ended = run_stack(ctx, [["setup", 0, {}]]) == "end"
-        # The tables the setup wrote are no longer written in place: the first write after
-        # it copies the table, so that one no move writes keeps its index (State.cells_with).
-        state._owned_tables = set()
-        game.peak_steps = ctx.steps
-        # The pieces the setup created are counted in ctx.added; the variables' first values
-        # were never stored through Ctx.fit, so they are measured once here. A table, as it
-        # was made: what every value the setup stored since adds is in ctx.added too (Ctx.fit),
-        # and every cell counts one at least, what a number becoming a truth value or none
-        # adds (tables of an open grid, whose cells come into use, are measured).
-        if grown:
-            tables_bound = size_of(state.tables)
-        ctx.size_bound = size_of(state.vars) + size_of(state.pvars) + tables_bound + size_of(state.grids)
-        check_size(ctx, model.codes["setup"].span)
-        game._size_bound = ctx.size_bound + ctx.added
-        state.flow = {"main": [] if ended else [["flow", 0, {}]], "threads": None}
-        return game
+        return game, ctx, tables_bound, grown
 
     def _ctx(self, state: State) -> Ctx:
         """A context to evaluate or run in. Its bound on the state's size is the one known:
