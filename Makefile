@@ -26,9 +26,11 @@ demo: $(STAMP)
 	$(BIN)/regnum play kings_road --players 4 --bots all --seed 1 --quiet-board
 
 # The suite on every core (pytest-xdist's `-n auto`: 5 min on 2 cores, against 8–10 in one
-# process); `.venv/bin/python -m pytest -q` runs it in one.
+# process); `.venv/bin/python -m pytest -q` runs it in one. `--dist loadfile` runs the tests of
+# one file on one worker, one after the other: the tutorial's commands share a file of the
+# checkout (tests/cli/test_tutorial.py, `my_nobles.rules`).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/regnum bench
