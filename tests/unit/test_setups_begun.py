@@ -99,6 +99,8 @@ CREATE = "    create 2 card(rank: 1) in deck\n"
      "trigger mixed when c enters spare:\n    run mix()\nrule mix():\n    shuffle deck\n", 0),
     (CREATE + "    set drawn = 1\n",
      "trigger mixed when c enters spare:\n    shuffle deck\n", 0),   # the create itself
+    ("    set drawn = 1\n    run deal()\n",   # a rule run that moves a piece
+     "rule deal():\n    move 1 from spare to deck\ntrigger mixed when c enters deck:\n    shuffle spare\n", 1),
     (CREATE + "    move 1 from deck to spare\n",
      "trigger counted when c enters spare:\n    add 1 to total\n", None),
 ])
@@ -300,3 +302,12 @@ def test_the_locals_kept_are_those_before_the_draw(tmp_path, monkeypatch):
     monkeypatch.setattr(game_module, "START_COPIES", True)
     assert [rules.new_game(2, seed=seed)._state.vars["drawn"] for seed in range(3)] == [6, 6, 6]
     assert rules.setups_begun[(2, True, True, ())].local["n"] == 1
+
+
+def test_a_long_chain_of_rules_that_run_one_that_shuffles(tmp_path):
+    """Each rule of a chain of thousands runs the one before; the first shuffles: the setup's
+    statement that runs the last may draw (found in one walk of each body)."""
+    chain = "rule r0():\n    shuffle deck\n" + "".join(f"rule r{i}():\n    run r{i - 1}()\n" for i in range(1, 3_000))
+    assert _first(tmp_path, CREATE + "    run r2999()\n", chain) == 1
+    quiet = chain.replace("    shuffle deck\n", "    add 1 to total\n", 1)
+    assert _first(tmp_path, CREATE + "    run r2999()\n", quiet) is None

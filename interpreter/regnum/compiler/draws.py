@@ -49,15 +49,31 @@ def _may_draw(body, drawing: set, triggers_draw: bool) -> bool:
 
 def _drawing_procedures(program) -> tuple[set, bool]:
     """(the names of the rules, phases and triggers that may draw, whether a trigger may):
-    those that draw themselves, then, until nothing more is added, those that run one that
-    may, and — once a trigger may — those that move or create a piece."""
-    bodies = {decl.name: decl.body for kind in ("rule", "phase", "trigger") for decl in program.of_kind(kind)}
+    those that draw themselves, then those that run one that may, and — once a trigger may —
+    those that move or create a piece; each body walked once, each name added once (a chain
+    of thousands of rules is as long to answer as to read)."""
+    drawing: set = set()
+    callers: dict = {}   # name -> the names of the procedures that run it
+    moving: set = set()
+    for kind in ("rule", "phase", "trigger"):
+        for decl in program.of_kind(kind):
+            for stmt in _walk(decl.body):
+                if _draws_itself(stmt):
+                    drawing.add(decl.name)
+                elif isinstance(stmt, ast.RunStmt):
+                    callers.setdefault(stmt.name, set()).add(decl.name)
+                elif isinstance(stmt, _MOVES):
+                    moving.add(decl.name)
     triggers = {decl.name for decl in program.of_kind("trigger")}
-    drawing = {name for name, body in bodies.items() if any(_draws_itself(s) for s in _walk(body))}
-    while True:
-        triggers_draw = bool(drawing & triggers)
-        more = {name for name, body in bodies.items()
-                if name not in drawing and _may_draw(body, drawing, triggers_draw)}
-        if not more:
-            return drawing, triggers_draw
-        drawing |= more
+    triggers_draw = False
+    todo = list(drawing)
+    while todo:
+        name = todo.pop()
+        reached = callers.get(name, set())
+        if name in triggers and not triggers_draw:
+            triggers_draw = True
+            reached = reached | moving
+        for caller in reached - drawing:
+            drawing.add(caller)
+            todo.append(caller)
+    return drawing, triggers_draw

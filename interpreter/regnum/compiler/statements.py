@@ -55,7 +55,7 @@ class StmtCompiler:
         for stmt in body:
             if starts is not None:
                 starts.append(len(code.ops))
-            getattr(self, "_" + type(stmt).__name__)(code, stmt, scope)
+            self._block(code, (stmt,), scope)
         return code
 
     def _fresh(self, what: str) -> str:
