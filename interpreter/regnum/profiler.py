@@ -15,7 +15,10 @@ second, and each sample goes to the innermost code of the ruleset on the stack w
   statement it was written from, `Model.native_spans`, the one that locates its faults);
 - the VM (`run_stack`): the statement of the frame it was running (`Code.spans`);
 - an action's listing: the line of the require it was judging (the lister's lines are tagged
-  so, `compiler.listers.line_spans`), else the action's, where its domains are written;
+  so, `compiler.listers.line_spans`); else the line of the parameter whose domain it was
+  computing or whose loop it was going through, that part named ("the domain of at", "the
+  loop over at": `compiler.listers.part_spans`), so that a listing's time spent before its
+  requires is told by parameter even where several share a line; else the action's line;
 - a prefer, a def that was not written into its caller, a scoring: that declaration's line.
 
 A sample also counts once towards every declaration on the stack — the frames the VM holds
@@ -64,12 +67,14 @@ class DeclarationShare(BaseModel):
 
 
 class LineShare(BaseModel):
-    """A line of the ruleset and the samples taken while it ran (its own code, not what it called)."""
+    """A line of the ruleset and the samples taken while it ran (its own code, not what it
+    called); a listing's line once for each part of it that ran (`part`)."""
 
     location: str           # file:line
     file: str
     line: int
     declaration: str        # the declaration it belongs to, as DeclarationShare names it
+    part: str | None = None   # of a listing, what of a parameter: "the domain of at", "the loop over at"
     text: str               # the line as the file holds it, without its indentation
     samples: int
     share: float
@@ -106,6 +111,7 @@ class _Known:
     key: tuple                          # (kind, name)
     span: Span                          # the declaration's
     lines: dict | None = None           # generated line -> the statement's span
+    parts: dict | None = None           # a lister's other lines -> (the parameter's span, the part)
 
 
 @dataclass
@@ -174,7 +180,10 @@ class _Attribution:
         if head == "moves":   # <regnum moves X>, <regnum moves preferred X>: at the line of a require
             name = rest.removeprefix("preferred ")
             key, span = self.declaration("listing", name)
-            return _Known(key, span, self._lister_lines(name, code))
+            lister = self._lister(name, code)
+            if lister is None:
+                return _Known(key, span)
+            return _Known(key, span, getattr(lister, "line_spans", None), getattr(lister, "part_spans", None))
         elif head == "prefer":   # <regnum prefer X.Y>, <regnum prefer X.Y by group>
             key, span = self.declaration("prefer", rest.removesuffix(" by group"))
         elif head == "def" or what.startswith("kept def "):
@@ -189,14 +198,13 @@ class _Attribution:
             return None
         return _Known(key, span)
 
-    def _lister_lines(self, name: str, code: CodeType) -> dict | None:
-        """The lines of action `name`'s lister (or of its lister that judges a prefer too) that
-        judge a require -> the require's span (listers.line_spans), when `code` is its own."""
+    def _lister(self, name: str, code: CodeType):
+        """Action `name`'s lister (or its lister that judges a prefer too) that `code` belongs
+        to, whose lines are tagged (listers.line_spans, listers.part_spans); or None."""
         action = self.model.actions.get(name)
         for lister in (getattr(action, "lister", None), getattr(action, "preferring", None)):
-            lines = getattr(lister, "line_spans", None)
-            if lines is not None and code in _nested(lister.__code__):
-                return lines
+            if getattr(lister, "line_spans", None) is not None and code in _nested(lister.__code__):
+                return lister
         return None
 
     def _kind_of(self, name: str) -> str:
@@ -220,9 +228,10 @@ class _Attribution:
         return self.declaration(kind, name)
 
     def sample(self, frame) -> tuple:
-        """(the declaration, the line, every declaration on the stack) of one sample: None,
-        None, () when no code of the ruleset is on the stack."""
-        own = line = None
+        """(the declaration, (file, line, part), every declaration on the stack) of one
+        sample: None, None, () when no code of the ruleset is on the stack. The part is None
+        but for a listing's line that computes a parameter's domain or goes through its loop."""
+        own = line = part = None
         within: list = []
         codes = self.model.codes
         while frame is not None:
@@ -253,13 +262,15 @@ class _Attribution:
                 if own is None:
                     own = known.key
                     line = known.lines.get(frame.f_lineno) if known.lines is not None else None
+                    if line is None and known.parts is not None:
+                        line, part = known.parts.get(frame.f_lineno, (None, None))
                     if line is None:
                         line = known.span
                 within.append(known.key)
             frame = frame.f_back
         if own is None:
             return None, None, ()
-        return own, (line.file, line.line), tuple(dict.fromkeys(within))
+        return own, (line.file, line.line, part), tuple(dict.fromkeys(within))
 
 
 def _nested(code: CodeType) -> set:
@@ -361,14 +372,21 @@ def _report(rules, attribution: _Attribution, counts: Counter, players: int, see
             self_samples=own[key], self_share=share(own[key]),
             total_samples=inclusive[key], total_share=share(inclusive[key])))
     rows = []
-    for (file, number), n in sorted(lines.items(), key=lambda item: (-item[1], item[0])):
-        kind, name = line_owner[file, number].most_common(1)[0][0]
+    for (file, number, part), n in sorted(lines.items(), key=lambda item: (-item[1], _order(item[0]))):
+        kind, name = line_owner[file, number, part].most_common(1)[0][0]
         text = SourceRegistry.line(file, number)
         rows.append(LineShare(location=f"{file}:{number}", file=file, line=number, declaration=_named(kind, name),
-                              text=(text or "").strip(), samples=n, share=share(n)))
+                              part=part, text=(text or "").strip(), samples=n, share=share(n)))
     return Profile(ruleset=ruleset_label(rules, Path(rules.model.path)), players=players, seed=seed, games=games, moves=moves,
                    coverage=coverage, rate=rate, cpu_seconds=cpu, samples=total, engine_samples=engine,
                    engine_share=share(engine), declarations=declarations, lines=rows)
+
+
+def _order(line: tuple) -> tuple:
+    """A line's place among lines of as many samples: by file and number, the whole line (no
+    part) before its parts."""
+    file, number, part = line
+    return file, number, part or ""
 
 
 _NAMED = {

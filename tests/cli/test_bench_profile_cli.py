@@ -93,3 +93,18 @@ def test_no_sample_is_said_plainly(monkeypatch):
     assert lines[1] == ("no sample was taken: the games took less CPU time than the timer's tick; play more "
                         "of them (--games, --profile-seconds)")
     assert len(lines) == 2
+
+
+def test_a_listings_domains_are_told_by_parameter():
+    # King's Gate's `put_object` computes the places next to a token, `anchors()`, for every
+    # listing: a tenth of the game, on the action's line, named as the domain of `at`.
+    result = run("bench", "kings_gate", "-p", "4", "--profile", "--games", "40", "--json")
+    (found,) = one_json_object(result.stdout)["profiles"]
+    domain = [line for line in found["lines"] if line["part"] == "the domain of at"
+              and line["declaration"] == "listing the moves of put_object"]
+    assert [line["location"] for line in domain] == ["rulesets/kings_gate.rules:292"]
+    assert domain[0]["text"] == 'action put_object(at in anchors(), way in ["east", "south"]):'
+    assert all(line["part"] is None for line in found["lines"] if not line["declaration"].startswith("listing"))
+    result = run("bench", "kings_gate", "-p", "4", "--profile", "--games", "40", "--top", "60")
+    rows = [line.split() for line in result.stdout.splitlines() if "put_object: the domain of at" in line]
+    assert len(rows) == 1 and rows[0][2] == "rulesets/kings_gate.rules:292"

@@ -186,13 +186,15 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     sampled by a timer of CPU time (a thousand times a second asked; a kernel whose timer ticks
     less often gives fewer), and each sample goes to the ruleset's code that was running: a statement of a rule, an action, the flow or the setup; the listing of
     an action's moves; a def, a prefer or a scoring. Two tables: each declaration's share, of
-    its own and with what it calls, and the --top costliest lines, with their text; what runs
-    under no code of the ruleset is the engine's own bookkeeping. With --coverage the games
+    its own and with what it calls, and the --top costliest lines, with their text (a
+    listing's line once for each part of it: the domain of a parameter, the loop over its
+    choices, at the parameter's line); what runs under no code of the ruleset is the engine's
+    own bookkeeping. With --coverage the games
     count coverage, as `regnum fuzz` plays them. With --json: {"profiles": [{"ruleset",
     "players", "seed", "games", "moves", "coverage", "rate", "cpu_seconds", "samples",
     "engine_samples", "engine_share", "declarations": [{"declaration", "kind", "name",
     "location", "self_samples", "self_share", "total_samples", "total_share"}], "lines":
-    [{"location", "file", "line", "declaration", "text", "samples", "share"}]}], "machine",
+    [{"location", "file", "line", "declaration", "part", "text", "samples", "share"}]}], "machine",
     "settings"}, shares from 0 to 1. Needs a timer of CPU time (SIGPROF): Linux, macOS and other
     Unix systems.
 

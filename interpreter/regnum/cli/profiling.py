@@ -58,8 +58,8 @@ def print_profile(profile, top: int) -> None:
     for name, justify in (("share", "right"), ("line", "left"), ("in", "left"), ("text", "left")):
         lines.add_column(name, justify=justify, no_wrap=name != "text")
     for row in profile.lines[:top]:
-        lines.add_row(Text(_percent(row.share)), Text(safe(row.location)), Text(safe(row.declaration)),
-                      Text(safe(row.text)))
+        within = row.declaration if row.part is None else f"{row.declaration}: {row.part}"
+        lines.add_row(Text(_percent(row.share)), Text(safe(row.location)), Text(safe(within)), Text(safe(row.text)))
     wide_enough(console, lines)
     console.print(lines)
     per_second = profile.samples / profile.cpu_seconds if profile.cpu_seconds > 0 else 0.0

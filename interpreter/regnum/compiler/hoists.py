@@ -33,6 +33,11 @@ _OPEN, _CLOSE, DEFS = "\x01", "\x02", "\x03"
 _INNERMOST = re.compile("\\(hq(\\d+) := \x01([^\x01\x02]*)\x02\\)")
 _USES = re.compile("hq(\\d+) := \x01")
 
+# A comment ending a line that names what the line was written from (listers._tag): a def's
+# lines carry the one of the line that first calls it, so that a profiler gives its time there.
+_TRAILING_TAG = re.compile(r"  #@[a-z]+-\d+$")
+_CALLED = re.compile(r"\bhf(\d+)\(\)")
+
 # Whether a value is computed where it is used, where Python allows it (False: by its nested
 # def always, the form of before; the tests compare the two).
 INLINE = True
@@ -105,13 +110,22 @@ class Hoists:
         lines = source.split("\n")
         at = next(i for i, line in enumerate(lines) if line.strip() == DEFS)
         indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+        tags: dict[int, str] = {}   # a def's number -> the tag of the first line calling it
+        for line in lines if defs else ():
+            if "hf" in line:
+                for called in _CALLED.finditer(line):
+                    if int(called[1]) not in tags:
+                        tag = _TRAILING_TAG.search(line)
+                        tags[int(called[1])] = tag.group() if tag is not None else ""
         made = []
         for number in sorted(defs):
-            made += [f"{indent}def hf{number}():", f"{indent}    nonlocal hq{number}",
-                     f"{indent}    hq{number} = {defs[number]}"]
+            body = [f"{indent}def hf{number}():", f"{indent}    nonlocal hq{number}",
+                    f"{indent}    hq{number} = {defs[number]}"]
             if number in self.kept:
-                made.append(f"{indent}    {self.kept[number]}")
-            made.append(f"{indent}    return hq{number}")
+                body.append(f"{indent}    {self.kept[number]}")
+            body.append(f"{indent}    return hq{number}")
+            tag = tags.get(number, "")
+            made += [line + tag if _TRAILING_TAG.search(line) is None else line for line in body]
         lines[at:at + 1] = made
         return "\n".join(lines)
 

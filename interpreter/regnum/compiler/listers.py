@@ -139,19 +139,42 @@ _RESET = "#kept-from-level-"   # a marker line, replaced when the function is wr
 # The comment ending each line that judges a require, with the require's number in the
 # lister's `spans`: what a profiler reads to tell a listing's time by the requires' lines.
 _SPAN_TAG = "  #@require-"
-_SPAN_TAGS = re.compile(r"  #@require-\d+$", re.M)
+# The comment ending each other line a parameter's domain or loop wrote, with its number in
+# the lister's `parts`: the profiler tells the rest of a listing's time by parameter so.
+_PART_TAG = "  #@part-"
+_PART_TAGS = re.compile(r"  #@part-\d+$", re.M)
+_ANY_TAG = re.compile(r"  #@(?:require|part)-\d+$", re.M)
+_TAGGED = "  #@"   # in a line that has a tag (a literal holding it leaves its line untagged: no harm)
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
 def line_spans(source: str, spans: list) -> dict:
     """Line of a lister's source (1 for its first) -> the span of the require it judges, read
     from the comments `_tag` wrote (`regnum.profiler` gives a listing's samples so)."""
+    return _tags(source, _SPAN_TAG, spans)
+
+
+def _tags(source: str, kind: str, named: list) -> dict:
+    """Line of `source` (1 for its first) -> the item of `named` its tag of `kind` numbers."""
     out = {}
     for number, line in enumerate(source.split("\n"), 1):
-        found = _SPAN_TAGS.search(line)
-        if found is not None:
-            out[number] = spans[int(found.group()[len(_SPAN_TAG):])]
+        if kind in line:   # cheaper than a search of every line
+            found = _ANY_TAG.search(line)
+            if found is not None and found.group().startswith(kind):
+                out[number] = named[int(found.group()[len(kind):])]
     return out
+
+
+def _tagged(line: str, tag: str) -> str:
+    """`line` (one or more lines of source) with `tag` ending each of them."""
+    return "\n".join(one + tag for one in line.split("\n"))
+
+
+def part_spans(source: str, parts: list) -> dict:
+    """Line of a lister's source (1 for its first) -> (the span of the parameter, what of it
+    the line computes: "the domain of at", "the loop over at"), read from the comments
+    `_tag_part` wrote: the lines no require's tag claims."""
+    return _tags(source, _PART_TAG, parts)
 
 
 def groups_by_last_loop(params: list, prefer) -> bool:
@@ -245,6 +268,7 @@ class _Writer:
         self.scope = scope
         self.lines: list[str] = []
         self.spans: list = []   # the requires' spans the lines' tags number (_tag)
+        self.parts: list = []   # (parameter's span, what) the other lines' tags number (_tag_part)
         self.top: list[str] = []        # set before the loops: domains' caches
         self.hoisted = 0
         self.hoists = hoists.Hoists()   # the calls computed at their first use and kept
@@ -269,7 +293,21 @@ class _Writer:
         number = len(self.spans)
         self.spans.append(span)
         tag = f"{_SPAN_TAG}{number}"
-        self.lines[start:] = [line + tag for line in self.lines[start:]]
+        self.lines[start:] = [_tagged(line, tag) for line in self.lines[start:]]
+
+    def _tag_part(self, start: int, i: int, what: str) -> None:
+        """The lines written since `start` that no tag claims yet (a require's, an inner
+        parameter's) compute `what` of parameter i: each ends in a comment naming it
+        (`_PART_TAG`), which `part_spans` reads. A level's marker is left as it is: it is
+        replaced by lines of its own (_reset)."""
+        param = self.params[i]
+        number = len(self.parts)
+        self.parts.append((param.span, f"{what} {param.name}"))
+        tag = f"{_PART_TAG}{number}"
+        lines = self.lines
+        for k in range(start, len(lines)):
+            if _TAGGED not in lines[k]:   # a marker's tag is moved to its lines (_reset)
+                lines[k] = _tagged(lines[k], tag)
 
     def function(self):
         g = self.g
@@ -336,7 +374,8 @@ class _Writer:
         source = self.hoists.compile(g, source, f"<regnum {kind} {self.name}>")
         fn = g.ns[fname]
         fn.line_spans = line_spans(source, self.spans)
-        fn.source = _SPAN_TAGS.sub("", source)   # for reading what was generated (a lister has no file)
+        fn.part_spans = part_spans(source, self.parts)
+        fn.source = _ANY_TAG.sub("", source)   # for reading what was generated (a lister has no file)
         return fn
 
     def _count(self, depth: int, hit: str, local: bool = False) -> None:
@@ -350,7 +389,14 @@ class _Writer:
 
     # ── one parameter ──
     def _level(self, i: int, depth: int) -> None:
+        start = len(self.lines)
+        self._level_lines(i, depth)
+        self._tag_part(start, i, "the loop over")
+
+    def _level_lines(self, i: int, depth: int) -> None:
+        start = len(self.lines)
         self._choices(i, depth)
+        self._tag_part(start, i, "the domain of")
         self.emit(depth, f"c.steps += len(it{i})")
         self.emit(depth, "if c.steps > c.max_steps: c.runaway()")
         name = self.names[i]
@@ -427,10 +473,15 @@ class _Writer:
         stripped = line.lstrip()
         if not stripped.startswith(_RESET):
             return line
+        tag = _PART_TAGS.search(line)
+        if tag is not None:   # the loop's, given to each line written in the marker's place
+            line = line[:tag.start()]
+            stripped = line.lstrip()
         indent = line[:len(line) - len(stripped)]
         numbers = self.resets.get(int(stripped[len(_RESET):]), ())
-        return "\n".join(f"{indent}hq{n} = _UNSET" if type(n) is int else f"{indent}{n[1]}"
-                         for n in numbers) or f"{indent}pass"
+        written = "\n".join(f"{indent}hq{n} = _UNSET" if type(n) is int else f"{indent}{n[1]}"
+                            for n in numbers) or f"{indent}pass"
+        return written if tag is None else _tagged(written, tag.group())
 
     def _hoistable(self, i: int, clauses: list):
         """(node, level, scope, binds) of each call the requires of parameter i can compute
@@ -492,7 +543,9 @@ class _Writer:
                 g._hoisted[id(n)] = self.hoists.use(number, value)
                 self.kept.append(id(n))
             shared.append(number)
+        start = len(self.lines)
         source = self._narrowed(i, depth)
+        self._tag_part(start, i, "the domain of")
         if leaf and not stop_first and source == f"it{i}" and self._unrolled(i, depth, shared):
             return
         self.emit(depth, f"for {self._choice(i)} in {source}:")
