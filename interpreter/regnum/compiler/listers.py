@@ -298,15 +298,15 @@ class _Writer:
     def _tag_part(self, start: int, i: int, what: str) -> None:
         """The lines written since `start` that no tag claims yet (a require's, an inner
         parameter's) compute `what` of parameter i: each ends in a comment naming it
-        (`_PART_TAG`), which `part_spans` reads. A level's marker is left as it is: it is
-        replaced by lines of its own (_reset)."""
+        (`_PART_TAG`), which `part_spans` reads. A level's marker is tagged too: `_reset`
+        gives its tag to the lines it writes in the marker's place."""
         param = self.params[i]
         number = len(self.parts)
         self.parts.append((param.span, f"{what} {param.name}"))
         tag = f"{_PART_TAG}{number}"
         lines = self.lines
         for k in range(start, len(lines)):
-            if _TAGGED not in lines[k]:   # a marker's tag is moved to its lines (_reset)
+            if _TAGGED not in lines[k]:
                 lines[k] = _tagged(lines[k], tag)
 
     def function(self):
