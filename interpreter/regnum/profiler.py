@@ -14,11 +14,11 @@ second, and each sample goes to the innermost code of the ruleset on the stack w
   of the statement it was running (the compiler's map of each generated line to the
   statement it was written from, `Model.native_spans`, the one that locates its faults);
 - the VM (`run_stack`): the statement of the frame it was running (`Code.spans`);
-- an action's listing: the line of the require it was judging (the lister's lines are tagged
-  so, `compiler.listers.line_spans`); else the line of the parameter whose domain it was
-  computing or whose loop it was going through, that part named ("the domain of at", "the
-  loop over at": `compiler.listers.part_spans`), so that a listing's time spent before its
-  requires is told by parameter even where several share a line; else the action's line;
+- an action's listing: the line of the require it was judging; else the line of the
+  parameter whose domain it was computing or whose choices it was going through, that part
+  named ("the domain of at", "the loop over at"), so that parameters sharing a line are told
+  apart; else the action's line. The lister's lines are tagged so in the code it compiles
+  (its `line_spans` and `part_spans`, `compiler.listers.tagged_lines`);
 - a prefer, a def that was not written into its caller, a scoring: that declaration's line.
 
 A sample also counts once towards every declaration on the stack — the frames the VM holds
@@ -200,7 +200,7 @@ class _Attribution:
 
     def _lister(self, name: str, code: CodeType):
         """Action `name`'s lister (or its lister that judges a prefer too) that `code` belongs
-        to, whose lines are tagged (listers.line_spans, listers.part_spans); or None."""
+        to, whose lines are tagged (its `line_spans` and `part_spans`, listers.tagged_lines); or None."""
         action = self.model.actions.get(name)
         for lister in (getattr(action, "lister", None), getattr(action, "preferring", None)):
             if getattr(lister, "line_spans", None) is not None and code in _nested(lister.__code__):

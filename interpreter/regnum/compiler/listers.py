@@ -148,33 +148,29 @@ _TAGGED = "  #@"   # in a line that has a tag (a literal holding it leaves its l
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
 
-def line_spans(source: str, spans: list) -> dict:
-    """Line of a lister's source (1 for its first) -> the span of the require it judges, read
-    from the comments `_tag` wrote (`regnum.profiler` gives a listing's samples so)."""
-    return _tags(source, _SPAN_TAG, spans)
-
-
-def _tags(source: str, kind: str, named: list) -> dict:
-    """Line of `source` (1 for its first) -> the item of `named` its tag of `kind` numbers."""
-    out = {}
+def tagged_lines(source: str, spans: list, parts: list) -> tuple[dict, dict]:
+    """What the lines of a lister's source (1 for its first) were written for, read from the
+    comments `_tag` and `_tag_part` wrote (`regnum.profiler` gives a listing's samples so):
+    line -> the span of the require it judges; line -> (the span of the parameter, what of it
+    the line computes: "the domain of at", "the loop over at")."""
+    requires, params = {}, {}
     for number, line in enumerate(source.split("\n"), 1):
-        if kind in line:   # cheaper than a search of every line
+        if _TAGGED in line:   # cheaper than a search of every line
             found = _ANY_TAG.search(line)
-            if found is not None and found.group().startswith(kind):
-                out[number] = named[int(found.group()[len(kind):])]
-    return out
+            if found is not None:
+                tag = found.group()
+                if tag.startswith(_SPAN_TAG):
+                    requires[number] = spans[int(tag[len(_SPAN_TAG):])]
+                else:
+                    params[number] = parts[int(tag[len(_PART_TAG):])]
+    return requires, params
 
 
 def _tagged(line: str, tag: str) -> str:
     """`line` (one or more lines of source) with `tag` ending each of them."""
+    if "\n" not in line:
+        return line + tag
     return "\n".join(one + tag for one in line.split("\n"))
-
-
-def part_spans(source: str, parts: list) -> dict:
-    """Line of a lister's source (1 for its first) -> (the span of the parameter, what of it
-    the line computes: "the domain of at", "the loop over at"), read from the comments
-    `_tag_part` wrote: the lines no require's tag claims."""
-    return _tags(source, _PART_TAG, parts)
 
 
 def groups_by_last_loop(params: list, prefer) -> bool:
@@ -289,7 +285,7 @@ class _Writer:
 
     def _tag(self, start: int, span) -> None:
         """The lines written since `start` judge the require written at `span`: each ends in a
-        comment naming it (`_SPAN_TAG`), which `line_spans` reads from the source compiled."""
+        comment naming it (`_SPAN_TAG`), which `tagged_lines` reads from the source compiled."""
         number = len(self.spans)
         self.spans.append(span)
         tag = f"{_SPAN_TAG}{number}"
@@ -298,7 +294,7 @@ class _Writer:
     def _tag_part(self, start: int, i: int, what: str) -> None:
         """The lines written since `start` that no tag claims yet (a require's, an inner
         parameter's) compute `what` of parameter i: each ends in a comment naming it
-        (`_PART_TAG`), which `part_spans` reads. A level's marker is tagged too: `_reset`
+        (`_PART_TAG`), which `tagged_lines` reads. A level's marker is tagged too: `_reset`
         gives its tag to the lines it writes in the marker's place."""
         param = self.params[i]
         number = len(self.parts)
@@ -373,8 +369,7 @@ class _Writer:
         kind = "moves" if self.group is None else "moves preferred"
         source = self.hoists.compile(g, source, f"<regnum {kind} {self.name}>")
         fn = g.ns[fname]
-        fn.line_spans = line_spans(source, self.spans)
-        fn.part_spans = part_spans(source, self.parts)
+        fn.line_spans, fn.part_spans = tagged_lines(source, self.spans, self.parts)
         fn.source = _ANY_TAG.sub("", source)   # for reading what was generated (a lister has no file)
         return fn
 
