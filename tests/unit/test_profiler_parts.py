@@ -10,14 +10,14 @@ import re
 import pytest
 
 import regnum
-from regnum.profiler import profile_games
-
+from regnum.agents import play_random_game
 from regnum.compiler import hoists
+from regnum.profiler import profile_games
 
 from toy_rules import load, load_switched
 
-# Two costly domains, on two lines: `n`'s (40,000 numbers) and `k`'s (16,000, read with the state), each computed
-# once a listing; `m`'s is known at load and costs nothing.
+# Two costly domains, on two lines: `n`'s (40,000 numbers) and `k`'s (16,000, each read with
+# the state), each computed once a listing; `m`'s is known at load and costs nothing.
 COSTLY_DOMAINS = """\
 game costly_domains "Costly domains"
 players 2..4
@@ -112,6 +112,18 @@ def test_a_domain_narrowed_by_an_index_is_the_domain():
     assert lister.part_spans[loop][1] == "the loop over h" and lister.part_spans[loop][0].line == 234
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _def_lines(source: list, start: int) -> list:
+    """The numbers of the lines of the nested def whose `def` line is `start` (1 for the first)."""
+    out = [start]
+    while out[-1] < len(source) and _indent(source[out[-1]]) > _indent(source[start - 1]):
+        out.append(out[-1] + 1)
+    return out
+
+
 def test_a_value_kept_in_a_nested_def_goes_to_the_require_that_calls_it():
     """King's Gate's `play` keeps `free(at)` by the cells it is met for, in a nested def
     (hf<n>) the require `room` calls: its lines are that require's, not the action's."""
@@ -121,9 +133,8 @@ def test_a_value_kept_in_a_nested_def_goes_to_the_require_that_calls_it():
     defs = [number for number, line in enumerate(source, 1) if re.match(r"\s*def hf\d+\(\):", line)]
     assert defs
     for start in defs:
-        indent = len(source[start - 1]) - len(source[start - 1].lstrip())
-        body = [start] + [n for n in range(start + 1, len(source) + 1)
-                          if len(source[n - 1]) - len(source[n - 1].lstrip()) > indent][:4]
+        body = _def_lines(source, start)
+        assert len(body) >= 4   # def, nonlocal, the value, return (and the value kept)
         assert {lister.line_spans[n].line for n in body} == {168}
     parts = {(span.line, what) for span, what in lister.part_spans.values()}
     assert parts == {(163, f"the {kind} {name}") for kind in ("domain of", "loop over") for name in ("v", "at", "chip")}
@@ -196,7 +207,7 @@ def test_texts_that_look_like_tags_are_values(tmp_path):
     assert {span.line for span in lister.line_spans.values()} == {9}
     assert "['  #@require-7', '  #@part-9']" in lister.source   # the values, as written
     assert lister.source.count("'  #@part-0'") == 2   # in the require, once for each n
-    game = regnum.agents.play_random_game(rules, 2, 0)
+    game = play_random_game(rules, 2, 0)
     assert game.move_count == 4
     assert [m.args for m in rules.new_game(players=2, seed=0).legal_moves(0)] == [
         {"s": "  #@require-7", "n": 1}, {"s": "  #@require-7", "n": 2},
