@@ -33,9 +33,10 @@ _OPEN, _CLOSE, DEFS = "\x01", "\x02", "\x03"
 _INNERMOST = re.compile("\\(hq(\\d+) := \x01([^\x01\x02]*)\x02\\)")
 _USES = re.compile("hq(\\d+) := \x01")
 
-# A comment ending a line that names what the line was written from (listers._tag): a def's
-# lines carry the one of the line that first calls it, so that a profiler gives its time there.
-_TRAILING_TAG = re.compile(r"  #@[a-z]+-\d+$")
+# A comment ending a line that names what the line was written from (the tags listers._tag
+# and _tag_part write, which a profiler reads): a def's lines carry the one of the line that
+# first calls it, so that its time is given there.
+TAG = re.compile(r"  #@[a-z]+-\d+$", re.M)
 _CALLED = re.compile(r"\bhf(\d+)\(\)")
 
 # Whether a value is computed where it is used, where Python allows it (False: by its nested
@@ -115,7 +116,7 @@ class Hoists:
             if "hf" in line:
                 for called in _CALLED.finditer(line):
                     if int(called[1]) not in tags:
-                        tag = _TRAILING_TAG.search(line)
+                        tag = TAG.search(line)
                         tags[int(called[1])] = tag.group() if tag is not None else ""
         made = []
         for number in sorted(defs):
@@ -124,8 +125,8 @@ class Hoists:
             if number in self.kept:
                 body.append(f"{indent}    {self.kept[number]}")
             body.append(f"{indent}    return hq{number}")
-            tag = tags.get(number, "")
-            made += [line + tag if _TRAILING_TAG.search(line) is None else line for line in body]
+            tag = tags.get(number, "")   # the def's own lines hold none
+            made += [line + tag for line in body]
         lines[at:at + 1] = made
         return "\n".join(lines)
 

@@ -142,8 +142,7 @@ _SPAN_TAG = "  #@require-"
 # The comment ending each other line a parameter's domain or loop wrote, with its number in
 # the lister's `parts`: the profiler tells the rest of a listing's time by parameter so.
 _PART_TAG = "  #@part-"
-_PART_TAGS = re.compile(r"  #@part-\d+$", re.M)
-_ANY_TAG = re.compile(r"  #@(?:require|part)-\d+$", re.M)
+_ANY_TAG = hoists.TAG   # either
 _TAGGED = "  #@"   # in a line that has a tag (a literal holding it leaves its line untagged: no harm)
 _UNROLLED = 4   # values at most of a last loop written out once per value (_Writer._unrolled)
 
@@ -468,7 +467,7 @@ class _Writer:
         stripped = line.lstrip()
         if not stripped.startswith(_RESET):
             return line
-        tag = _PART_TAGS.search(line)
+        tag = _ANY_TAG.search(line)
         if tag is not None:   # the loop's, given to each line written in the marker's place
             line = line[:tag.start()]
             stripped = line.lstrip()
