@@ -21,6 +21,19 @@ the others. The result is the same as walking everything each round:
   (their hints are dropped, but the candidates are counted): what a walk
   not taken again would have spent, a walk of the same inputs spent before,
   and it is taken from the budget as if spent again.
+
+The walk that reports (analysis.analyse) would walk every declaration once more
+with the fixpoint's answers. Its findings are those of each declaration's last
+walk here, whose inputs were the same: the references, runs, asks and spawns
+of the declaration's own code are kept with its walk (not those of the def
+and constant types it asked for, which that walk infers quietly apart), and so
+is whether it found anything to report. When none did, and the fixpoint's
+answers are what its last round read (it converged and left no zone empty,
+which the reporting walk reads as "any"), the reporting walk would report
+nothing: its facts are the kept ones, in the same order. Nor would it spend any
+of the "did you mean" budget, which is spent only on a mistake, and a type
+inferred quietly finds only mistakes its declaration's own walk finds too.
+Otherwise the reporting walk runs, as it always did.
 """
 from __future__ import annotations
 
@@ -42,40 +55,65 @@ def fixpoint(program: Program, walker) -> tuple[dict, dict]:
     `walker(program, zone_pieces, expects, report, exprs)` makes a walker
     (analysis._Walker) whose `units()` are its declarations in order.
     """
+    zones, expects, _ = fixpoint_and_last(program, walker)
+    return zones, expects
+
+
+def fixpoint_and_last(program: Program, walker) -> tuple[dict, dict, Facts | None]:
+    """`fixpoint`'s answers, and the facts the reporting walk after it would find when it
+    is known to find them and nothing to report (None otherwise: see the module's
+    docstring)."""
     contents: dict = {z.name: frozenset() for z in program.of_kind("zone")}
     expects: dict = {}
     kept: dict = {}      # origin -> _Kept: the last walk of each declaration
     types: dict = {}     # ("def" | "const", name) -> _Frame: the last inference of each type
     every = True         # the first round walks everything (and finds cycles)
+    last = None
     for _ in range(MAX_ROUNDS):
         tracker = _Tracker(types, contents, expects, reuse=not every)
-        report = _FactsOnly()
+        report = _FactsOnly(tracker)
         walk = walker(program, _Read(contents, tracker, "zones"), _Read(expects, tracker, "expects"), report,
                       lambda symbols, report_: _TypesChecker(symbols, report_, tracker))
         order = []
         for origin, method, decl in walk.units():
             order.append(origin)
-            last = kept.get(origin)
-            if every or last is None or last.frame.changed(contents, expects):
-                report.origin, report.facts = origin, Facts()
+            before = kept.get(origin)
+            if every or before is None or before.frame.changed(contents, expects):
+                report.origin, report.facts, report.reported = origin, Facts(), False
                 frame = tracker.enter()
+                report.walking = True
                 method(decl)
+                report.walking = False
                 tracker.leave(frame)
-                kept[origin] = _Kept(frame, report.facts.moves, report.facts.expects.get(origin))
+                kept[origin] = _Kept(frame, report.facts, report.reported, origin)
             else:
-                tracker.spend(last.frame.spent)
+                tracker.spend(before.frame.spent)
         tracker.spend_unasked({key for origin in order for key in kept[origin].frame.uses}, walk.x,
                               contents, expects)
-        moves = [move for origin in order for move in kept[origin].moves]
+        moves = [move for origin in order for move in kept[origin].facts.moves]
         learnt = {origin: kept[origin].expects for origin in order if kept[origin].expects is not None}
         grown = _grow(contents, moves)
         if grown == contents and learnt == expects:
+            if frozenset() not in contents.values() and not any(kept[origin].reported for origin in order):
+                last = _joined([kept[origin].facts for origin in order], learnt)
             break
         contents, expects = grown, learnt
         every = tracker.cyclic
     else:
         contents = {z: None for z in contents}
-    return {z: (p or None) for z, p in contents.items()}, expects  # a zone never filled: any
+    return {z: (p or None) for z, p in contents.items()}, expects, last  # a zone never filled: any
+
+
+def _joined(walks: list[Facts], expects: dict) -> Facts:
+    """The facts of one walk of every declaration, from each one's own walk, in order."""
+    out = Facts(expects=dict(expects))
+    for facts in walks:
+        out.refs |= facts.refs
+        out.runs += facts.runs
+        out.asks += facts.asks
+        out.spawns += facts.spawns
+        out.moves += facts.moves
+    return out
 
 
 def _grow(contents: dict, moves: list) -> dict:
@@ -89,7 +127,39 @@ def _grow(contents: dict, moves: list) -> dict:
 
 
 class _FactsOnly(QuietReport):
-    """Keeps the facts the fixpoint needs (moves, expectations), drops the rest."""
+    """Keeps the facts the fixpoint needs (moves, expectations); and, of a declaration's own
+    code only (while it is walked, in the tracker's first frame: not in a type it asked
+    for), the facts the other passes read and whether a diagnostic was found (`reported`),
+    which a quiet walk drops. Without a tracker, all of its walk."""
+
+    def __init__(self, tracker: "_Tracker | None" = None):
+        super().__init__()
+        self.tracker = tracker
+        self.walking = False
+        self.reported = False
+
+    def _own(self) -> bool:
+        return self.tracker is None or (self.walking and len(self.tracker.stack) == 1)
+
+    def _add(self, d) -> None:
+        if self._own():
+            self.reported = True
+
+    def ref(self, name: str) -> None:
+        if self._own():
+            self.facts.refs.add((self.origin, name))
+
+    def run(self, target: str, span, in_simultaneous: bool) -> None:
+        if self._own():
+            Report.run(self, target, span, in_simultaneous)
+
+    def ask(self, span, in_simultaneous: bool, actions: tuple) -> None:
+        if self._own():
+            Report.ask(self, span, in_simultaneous, actions)
+
+    def spawn(self, span, in_simultaneous: bool) -> None:
+        if self._own():
+            Report.spawn(self, span, in_simultaneous)
 
     def move(self, family, pieces) -> None:
         self.facts.moves.append((family, pieces))
@@ -99,10 +169,11 @@ class _FactsOnly(QuietReport):
 
 
 class _Kept:
-    __slots__ = ("frame", "moves", "expects")
+    __slots__ = ("frame", "facts", "expects", "reported")
 
-    def __init__(self, frame, moves, expects):
-        self.frame, self.moves, self.expects = frame, moves, expects
+    def __init__(self, frame, facts: Facts, reported: bool, origin: str):
+        self.frame, self.facts, self.reported = frame, facts, reported
+        self.expects = facts.expects.get(origin)
 
 
 class _Frame:
