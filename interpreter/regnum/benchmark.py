@@ -347,12 +347,13 @@ def _filled_cache(path: str, rules_path: str) -> Iterator[dict]:
         yield env
 
 
-def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs: int = 3,
+def load_times(path: Path, rules_path: tuple = (), cold_runs: int = 3, warm_runs: int = 9,
                clock: Clock = time.process_time) -> dict:
     """Load+check+compile times of a ruleset, in CPU milliseconds (medians): cold in fresh
     processes, without the disk cache (`cold_ms`) and with it filled (`cold_cached_ms`: the
     parser's tables, the ruleset's trees and code read back, see diskcache.py); warm in this
-    process."""
+    process, the median of nine by default (a few tenths of a second: of three, one slow
+    moment of a shared machine moved it by half)."""
     import regnum
 
     args = (str(path), json.dumps([str(p) for p in rules_path]))
