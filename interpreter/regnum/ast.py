@@ -684,3 +684,21 @@ class Module:
     file: str
     decls: tuple
     imports: tuple = field(default=())
+
+
+# ── Walking the tree ─────────────────────────────────────────────────────────
+
+_PARTS: dict = {}   # kind of value -> the names of its fields that are parts (parts_of)
+
+
+def parts_of(kind: type) -> tuple:
+    """The names of the fields of a kind of syntax node other than its span, in order: what a
+    walk of the tree goes into. None for a kind that is not a dataclass (a text, a number, a
+    tuple). Found once per kind: the compiler's walks ask for every node of every
+    expression."""
+    try:
+        return _PARTS[kind]
+    except KeyError:
+        fields = getattr(kind, "__dataclass_fields__", None)
+        found = _PARTS[kind] = None if fields is None else tuple(f for f in fields if f != "span")
+        return found

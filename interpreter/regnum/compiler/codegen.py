@@ -33,11 +33,14 @@ def state_reads(body: str, indent: str = "    ") -> list[str]:
     """The lines setting the STATE_LOCALS that `body` (generated source) reads, and no
     others: a lister runs hundreds of times a game, and most read two parts of six. (The
     body is read once for all six: every function a load writes goes through here.)"""
-    read = set(_STATE_READ.findall(body))
+    read = {m.group(1) for m in _STATE_READ.finditer(body) if m.start() == 0 or not _WORD.match(body, m.start() - 1)}
     return [f"{indent}{local} = c.state.{part}" for part, local in STATE_LOCALS.items() if part in read]
 
 
-_STATE_READ = re.compile(rf"\b_s_({'|'.join(STATE_LOCALS)})\b")
+# A local of STATE_LOCALS, not preceded by a word character (a `\b` before it would keep the
+# search from skipping ahead to its first characters, which made it seven times as slow).
+_STATE_READ = re.compile(rf"_s_({'|'.join(STATE_LOCALS)})\b")
+_WORD = re.compile(r"\w")
 
 # A table read through the state's locals: a variable per index, or the start of a variable
 # per cell of an open grid (a name is an identifier: no quote inside).
@@ -74,6 +77,7 @@ class CodeGen:
                                    "int": int, "dict": dict, "type": type, "range": range, "str": str,
                                    "bool": bool}
         self._ids = itertools.count()
+        self._writers: dict = {}   # kind of syntax node -> the method writing its source (src)
         self._defs: dict = {}
         self._small: dict = {}     # def name -> (small enough to inline, uses of each parameter)
         self._hoisted: dict = {}   # id of a syntax node -> the local holding its value (filters)
@@ -278,7 +282,10 @@ class CodeGen:
         hoisted = self._hoisted.get(id(node))
         if hoisted is not None:
             return hoisted
-        return getattr(self, "_" + type(node).__name__)(node, scope, binds)
+        method = self._writers.get(type(node))
+        if method is None:   # found by name once per kind of node (a load writes thousands)
+            method = self._writers[type(node)] = getattr(type(self), "_" + type(node).__name__)
+        return method(self, node, scope, binds)
 
     def iterable(self, node, scope: dict, binds: dict) -> str:
         """The source of a value that is only gone through, never kept or changed (the source
@@ -345,35 +352,41 @@ class CodeGen:
             self._inlining -= 1
         return None if seen is None else f"({seen})"
 
-    def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()):
+    def _invariant_calls(self, node, varying: set, bound: frozenset = frozenset()) -> list:
         """The calls of defs in `node` whose value cannot change while `varying` names change:
         computed once before a loop over them instead of once per turn of it."""
         from ..check.walk import free_names
-        if isinstance(node, ast.Call) and node.func not in bound:
-            decl = self.x.program.get(node.func, "def")
-            if decl is not None:
-                names = {n for n, _, _ in free_names(node)} - {node.func}
-                if not names & (varying | bound):
-                    yield node
+        program = self.x.program
+        out: list = []
+
+        def walk(node, bound):
+            kind = type(node)
+            if kind is ast.Call and node.func not in bound:
+                decl = program.get(node.func, "def")
+                if decl is not None:
+                    names = {n for n, _, _ in free_names(node)} - {node.func}
+                    if not names & (varying | bound):
+                        out.append(node)
+                        return
+            elif kind is ast.Name and node.name not in bound and node.name not in varying:
+                decl = program.get(node.name, "def")
+                if decl is not None and not decl.params:
+                    out.append(node)
                     return
-        if isinstance(node, ast.Name) and node.name not in bound and node.name not in varying:
-            decl = self.x.program.get(node.name, "def")
-            if decl is not None and not decl.params:
-                yield node
-                return
-        if isinstance(node, (ast.ListComp, ast.Aggregate)):
-            inner = bound | {node.var} | {m.var for m in node.more}
-            for part in [node.source, node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
-                if part is not None:
-                    yield from self._invariant_calls(part, varying, inner)
-            return
-        if isinstance(node, tuple):
-            for item in node:
-                yield from self._invariant_calls(item, varying, bound)
-        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
-            for name in node.__dataclass_fields__:
-                if name != "span":
-                    yield from self._invariant_calls(getattr(node, name), varying, bound)
+            if kind is ast.ListComp or kind is ast.Aggregate:
+                inner = bound | {node.var} | {m.var for m in node.more}
+                for part in [node.source, node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
+                    if part is not None:
+                        walk(part, inner)
+            elif isinstance(node, tuple):
+                for item in node:
+                    walk(item, bound)
+            elif kind is not ast.Template:
+                for name in ast.parts_of(kind) or ():
+                    walk(getattr(node, name), bound)
+
+        walk(node, bound)
+        return out
 
     def _known(self, node, scope: dict, binds: dict):
         """The value of `node` where the code being written runs, when it is known at load and
@@ -558,7 +571,7 @@ class CodeGen:
         source is a call of a def reading none of the comprehension's names is computed once
         per evaluation, at its first use (never sooner: a condition may guard it), instead of
         once per item: `_m_once` holds it, and charges its steps at every use as before."""
-        found = list(self._invariant_sources(node, {node.var} | {m.var for m in node.more}))
+        found = self._invariant_sources(node, {node.var} | {m.var for m in node.more})
         if not found:
             return write(node, scope, binds)
         names = []
@@ -579,28 +592,34 @@ class CodeGen:
         values = ", ".join(f"_m_once(c, lambda: {value})" for _, value in names)
         return f"(lambda {params}: {body})({values})"
 
-    def _invariant_sources(self, node, varying: set, bound: frozenset = frozenset(), nested: bool = False):
+    def _invariant_sources(self, node, varying: set) -> list:
         """The sources of the comprehensions nested in `node`'s per-item parts that are calls
         of defs reading neither `varying` nor a name bound between (see _lazy_sources)."""
-        if isinstance(node, (ast.ListComp, ast.Aggregate)):
-            if nested:   # its source is computed once per item of the comprehension outside
-                calls = list(self._invariant_calls(node.source, varying, bound))
-                if len(calls) == 1 and calls[0] is node.source and id(node.source) not in self._hoisted:
-                    yield node.source
-                else:
-                    yield from self._invariant_sources(node.source, varying, bound, True)
-            inner = bound | {node.var} | {m.var for m in node.more}
-            for part in [node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
-                if part is not None:
-                    yield from self._invariant_sources(part, varying, inner, True)
-            return
-        if isinstance(node, tuple):
-            for item in node:
-                yield from self._invariant_sources(item, varying, bound, nested)
-        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
-            for name in node.__dataclass_fields__:
-                if name != "span":
-                    yield from self._invariant_sources(getattr(node, name), varying, bound, nested)
+        hoisted = self._hoisted
+        out: list = []
+
+        def walk(node, bound, nested):
+            kind = type(node)
+            if kind is ast.ListComp or kind is ast.Aggregate:
+                if nested:   # its source is computed once per item of the comprehension outside
+                    calls = self._invariant_calls(node.source, varying, bound)
+                    if len(calls) == 1 and calls[0] is node.source and id(node.source) not in hoisted:
+                        out.append(node.source)
+                    else:
+                        walk(node.source, bound, True)
+                inner = bound | {node.var} | {m.var for m in node.more}
+                for part in [node.cond, node.element] + [x for m in node.more for x in (m.source, m.cond)]:
+                    if part is not None:
+                        walk(part, inner, True)
+            elif isinstance(node, tuple):
+                for item in node:
+                    walk(item, bound, nested)
+            elif kind is not ast.Template:
+                for name in ast.parts_of(kind) or ():
+                    walk(getattr(node, name), bound, nested)
+
+        walk(node, frozenset(), False)
+        return out
 
     def _steps_each(self, node, scope, binds, seen: bool = False) -> str | None:
         """`[step(B, x, d) for d in ["north", …]]` on an open grid, x a plain name: one call
