@@ -1280,18 +1280,18 @@ def _count_uses(node, uses: dict, weight: int) -> None:
     if isinstance(node, tuple):
         for item in node:
             _count_uses(item, uses, weight)
-    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
-        for name in node.__dataclass_fields__:
-            if name != "span":
-                _count_uses(getattr(node, name), uses, weight)
+    elif type(node) is not ast.Template:
+        for name in ast.parts_of(type(node)) or ():
+            _count_uses(getattr(node, name), uses, weight)
 
 
 def _size(node) -> int:
     """The number of syntax nodes of an expression."""
     if isinstance(node, tuple):
-        return sum(_size(x) for x in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ast.Template):
-        return 1 + sum(_size(getattr(node, f)) for f in node.__dataclass_fields__ if f != "span")
+        return sum([_size(x) for x in node])
+    parts = ast.parts_of(type(node))
+    if parts is not None and type(node) is not ast.Template:
+        return 1 + sum([_size(getattr(node, f)) for f in parts])
     return 0
 
 

@@ -1222,14 +1222,14 @@ def _nodes(node, into_comprehensions: bool = True):
         for item in node:
             yield from _nodes(item, into_comprehensions)
         return
-    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Template):
+    parts = ast.parts_of(type(node))
+    if parts is None or type(node) is ast.Template:
         return
     yield node
     if not into_comprehensions and isinstance(node, (ast.ListComp, ast.Aggregate)):
         return
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            yield from _nodes(getattr(node, name), into_comprehensions)
+    for name in parts:
+        yield from _nodes(getattr(node, name), into_comprehensions)
 
 
 def _calls(node):
