@@ -1,6 +1,6 @@
-"""benchmarks/warm_loads.py and benchmarks/load_outputs.py: two checkouts' warm loads timed
-against each other, and what a checkout's checker and compiler give written down to compare;
-the shape of their reports, never a timed threshold."""
+"""benchmarks/head_to_head.py --loads and benchmarks/load_outputs.py: two checkouts' warm loads
+timed against each other, and what a checkout's checker and compiler give written down to
+compare; the shape of their reports, never a timed threshold."""
 from __future__ import annotations
 
 import json
@@ -31,37 +31,42 @@ action take(c in bag):
 '''
 
 
-def test_the_sides_alternate_and_the_least_loads_medians_are_reported(monkeypatch, capsys):
-    module = script("warm_loads")
-    rounds = iter([{"kings_road": 10.0}, {"kings_road": 8.0}, {"kings_road": 9.0}, {"kings_road": 12.0},
-                   {"kings_road": 11.0}, {"kings_road": 7.0}])
-    sides = []
+def test_warm_loads_are_timed_instead_of_games_when_asked(monkeypatch, capsys):
+    module = script("head_to_head")
+    rounds = iter([10.0, 8.0, 9.0, 12.0, 11.0, 7.0])   # before, after; after, before; before, after
+    asked = []
 
-    def fake_round(checkout, cache, rulesets, loads):
-        sides.append((cache.name, tuple(rulesets), loads))
+    def fake_round(checkout, cache, ruleset, games, loads=0):
+        asked.append((cache.name, ruleset, loads))
         return next(rounds)
     monkeypatch.setattr(module, "_round", fake_round)
     assert module.main([str(ROOT), str(ROOT), "kings_road", "--loads", "4", "--rounds", "3"]) == 0
-    assert [side for side, _, _ in sides] == ["before", "after", "after", "before", "before", "after"]
-    assert {(rulesets, loads) for _, rulesets, loads in sides} == {(("kings_road",), 4)}
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[:3] == ["round 1: kings_road 10.00 → 8.00 ms", "round 2: kings_road 12.00 → 9.00 ms",
-                         "round 3: kings_road 11.00 → 7.00 ms"]
-    assert lines[3:] == ["medians of 3 rounds of the least of 4 warm loads, CPU ms:",
-                         "  kings_road: before 11.00, after 8.00, after/before = 0.727"]
+    assert asked == [("before", "kings_road", 4), ("after", "kings_road", 4), ("after", "kings_road", 4),
+                     ("before", "kings_road", 4), ("before", "kings_road", 4), ("after", "kings_road", 4)]
+    assert capsys.readouterr().out.splitlines() == [
+        "round 1: before 10.000 ms, after 8.000 ms", "round 2: before 12.000 ms, after 9.000 ms",
+        "round 3: before 11.000 ms, after 7.000 ms",
+        "medians of 3 rounds of the least of 4 warm loads: before 11.00 ms, after 8.00 ms: after/before = 0.727"]
 
 
-def test_a_round_loads_in_a_process_of_its_own(tmp_path):
+def test_a_round_of_warm_loads_loads_in_a_process_of_its_own(tmp_path, monkeypatch):
+    module = script("head_to_head")
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
-    found = script("warm_loads")._round(ROOT, cache, ["kings_kilt", "kings_road"], 2)
-    assert sorted(found) == ["kings_kilt", "kings_road"] and all(ms > 0 for ms in found.values())
+    assert module._round(ROOT, cache, "kings_kilt", 1, loads=2) > 0
+    seen = []
+
+    def run(command, **kwargs):
+        seen.append(command[3:])
+        return type("Done", (), {"stdout": "12.5\n"})()
+    monkeypatch.setattr(module.subprocess, "run", run)
+    assert module._round(ROOT, cache, "kings_kilt", 1, loads=30) == 12.5
+    assert seen == [["kings_kilt", "30"]]
 
 
 def test_a_folder_that_is_no_checkout_is_refused(tmp_path, capsys):
-    assert script("warm_loads").main([str(tmp_path), str(ROOT), "kings_road"]) == 2
     assert script("load_outputs").main([str(tmp_path), str(tmp_path / "out.json")]) == 2
-    assert capsys.readouterr().err.count("is not a checkout of regnum (no interpreter/regnum)") == 2
+    assert "is not a checkout of regnum (no interpreter/regnum)" in capsys.readouterr().err
 
 
 def test_the_misspelt_variants_change_one_call_or_field_or_a_dozen():
