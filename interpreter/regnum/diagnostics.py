@@ -100,6 +100,21 @@ def suggesting() -> bool:
     return budget is None or budget[0] > 0
 
 
+# True while the hints asked for are dropped unread (the checker's quiet walks: quietly()).
+_QUIET: ContextVar[bool] = ContextVar("quiet_hints", default=False)
+
+
+@contextmanager
+def quietly():
+    """Within, did_you_mean spends its budget as it would and finds no hint: the walks that
+    drop what they find (the checker's fixpoint) spared the comparisons."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known name, or None when nothing is close."""
     if not suggesting():
@@ -110,6 +125,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
         budget[0] -= len(candidates)
         if budget[0] < 0:
             return None
+    if _QUIET.get():
+        return None
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 

@@ -150,3 +150,51 @@ def test_verifying_notices_facts_the_reporting_walk_does_not_find(tmp_path, monk
     analysis.forget()
     with pytest.raises(AssertionError, match="the reporting walk differs from the fixpoint's last walks"):
         analysis.analyse(_written(tmp_path, CLEAN))
+
+
+def test_a_quiet_walk_spends_the_hint_budget_without_looking_for_a_hint():
+    from regnum import diagnostics
+
+    with diagnostics.suggestion_budget(100):
+        assert diagnostics.did_you_mean("valeu", ["value", "other", "value"]) == "did you mean 'value'?"
+        assert diagnostics._SUGGESTIONS.get()[0] == 98
+        with diagnostics.quietly():
+            assert diagnostics.did_you_mean("valeu", ["value", "other"]) is None
+            assert diagnostics._SUGGESTIONS.get()[0] == 96   # spent all the same
+        assert diagnostics.did_you_mean("valeu", ["value"]) == "did you mean 'value'?"
+        assert diagnostics._SUGGESTIONS.get()[0] == 95
+
+
+def test_the_fixpoints_walks_compare_no_names(tmp_path, monkeypatch):
+    import difflib
+
+    from regnum.check import fixpoint
+
+    compared = []
+    close = difflib.get_close_matches
+
+    def counted(*args, **kwargs):
+        compared.append(args[0])
+        return close(*args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    program = _written(tmp_path, CLEAN.replace("sum(c.value for c in bag)", "sum(c.valeu for c in bag)"))
+    fixpoint.fixpoint(program, analysis._Walker)
+    assert compared == []
+    analysis.forget()
+    found, _, _ = _checked(program, monkeypatch)
+    # Once, by the def's own walk: not again for the type the rule asks of it, inferred quietly.
+    assert compared == ["valeu"] and found[0][3] == "did you mean 'value'?"
+
+
+def test_a_constants_type_inferred_quietly_compares_no_names(tmp_path, monkeypatch):
+    import difflib
+
+    compared = []
+    close = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *args, **kwargs: compared.append(args[0]) or close(*args, **kwargs))
+    text = CLEAN.replace("var total: int = 0\n", 'var total: int = 0\nconst prizes = {"gold": 2, "silver": 1}\n'
+                         "const top = prizes.glod\n").replace("    run tally\n", "    run tally\n    add top to total\n")
+    found, _, walks = _checked(_written(tmp_path, text), monkeypatch)
+    assert walks == 1 and compared == ["glod"]
+    assert found == [("E107", 11, "the map has no key 'glod'", "did you mean 'gold'?")]

@@ -7,7 +7,7 @@ declarations. Calls resolve as in `_Call`, see calls.py.
 from __future__ import annotations
 
 from .. import ast
-from ..diagnostics import did_you_mean, suggesting
+from ..diagnostics import did_you_mean, quietly, suggesting
 from . import types as T
 from .calls import CallChecker
 from .report import QuietReport, Report
@@ -264,14 +264,16 @@ class ExprChecker(CallChecker):
         q = self.quiet
         if name not in q._const_types:
             q._const_types[name] = T.UNKNOWN  # a cycle (reported by the constants pass) stays unknown
-            q._const_types[name] = q.infer(self.s.decl(name).value, Scope())
+            with quietly():   # what the quiet walk finds is dropped: no hint is looked for
+                q._const_types[name] = q.infer(self.s.decl(name).value, Scope())
         return q._const_types[name]
 
     def def_type(self, decl) -> T.Ty:
         q = self.quiet
         if decl.name not in q._def_types:
             q._def_types[decl.name] = T.UNKNOWN  # recursion is reported by the recursion pass
-            q._def_types[decl.name] = q.infer(decl.body, Scope({p: T.UNKNOWN for p in decl.params}))
+            with quietly():
+                q._def_types[decl.name] = q.infer(decl.body, Scope({p: T.UNKNOWN for p in decl.params}))
         return q._def_types[decl.name]
 
     # ── fields and items ──

@@ -62,7 +62,13 @@ def fixpoint(program: Program, walker) -> tuple[dict, dict]:
 def fixpoint_and_last(program: Program, walker) -> tuple[dict, dict, Facts | None]:
     """`fixpoint`'s answers, and the facts the reporting walk after it would find when it
     is known to find them and nothing to report (None otherwise: see the module's
-    docstring)."""
+    docstring). Its walks are quiet: a hint they ask for is dropped, so it is not looked for
+    (its budget is spent all the same)."""
+    with diagnostics.quietly():
+        return _rounds(program, walker)
+
+
+def _rounds(program: Program, walker) -> tuple[dict, dict, Facts | None]:
     contents: dict = {z.name: frozenset() for z in program.of_kind("zone")}
     expects: dict = {}
     kept: dict = {}      # origin -> _Kept: the last walk of each declaration
@@ -71,7 +77,7 @@ def fixpoint_and_last(program: Program, walker) -> tuple[dict, dict, Facts | Non
     last = None
     for _ in range(MAX_ROUNDS):
         tracker = _Tracker(types, contents, expects, reuse=not every)
-        report = _FactsOnly(tracker)
+        report = tracker.report = _FactsOnly(tracker)
         walk = walker(program, _Read(contents, tracker, "zones"), _Read(expects, tracker, "expects"), report,
                       lambda symbols, report_: _TypesChecker(symbols, report_, tracker))
         order = []
@@ -81,9 +87,9 @@ def fixpoint_and_last(program: Program, walker) -> tuple[dict, dict, Facts | Non
             if every or before is None or before.frame.changed(contents, expects):
                 report.origin, report.facts, report.reported = origin, Facts(), False
                 frame = tracker.enter()
-                report.walking = True
+                report.own = True
                 method(decl)
-                report.walking = False
+                report.own = False
                 tracker.leave(frame)
                 kept[origin] = _Kept(frame, report.facts, report.reported, origin)
             else:
@@ -128,37 +134,33 @@ def _grow(contents: dict, moves: list) -> dict:
 
 class _FactsOnly(QuietReport):
     """Keeps the facts the fixpoint needs (moves, expectations); and, of a declaration's own
-    code only (while it is walked, in the tracker's first frame: not in a type it asked
-    for), the facts the other passes read and whether a diagnostic was found (`reported`),
-    which a quiet walk drops. Without a tracker, all of its walk."""
+    code only (`own`: while it is walked, not while a type it asks for is inferred), the
+    facts the other passes read and whether a diagnostic was found (`reported`), which a
+    quiet walk drops. Without a tracker, all of its walk."""
 
     def __init__(self, tracker: "_Tracker | None" = None):
         super().__init__()
-        self.tracker = tracker
-        self.walking = False
+        self.own = tracker is None
         self.reported = False
 
-    def _own(self) -> bool:
-        return self.tracker is None or (self.walking and len(self.tracker.stack) == 1)
-
     def _add(self, d) -> None:
-        if self._own():
+        if self.own:
             self.reported = True
 
     def ref(self, name: str) -> None:
-        if self._own():
+        if self.own:
             self.facts.refs.add((self.origin, name))
 
     def run(self, target: str, span, in_simultaneous: bool) -> None:
-        if self._own():
+        if self.own:
             Report.run(self, target, span, in_simultaneous)
 
     def ask(self, span, in_simultaneous: bool, actions: tuple) -> None:
-        if self._own():
+        if self.own:
             Report.ask(self, span, in_simultaneous, actions)
 
     def spawn(self, span, in_simultaneous: bool) -> None:
-        if self._own():
+        if self.own:
             Report.spawn(self, span, in_simultaneous)
 
     def move(self, family, pieces) -> None:
@@ -218,6 +220,7 @@ class _Tracker:
         self.found: set = set()     # the keys of `types` inferred this round
         self.asking: set = set()    # the keys being inferred now
         self.cyclic = False         # a type was asked for while it was being inferred
+        self.report = None          # the round's _FactsOnly, told when a type is inferred (type_of)
 
     def left(self) -> int:
         return self.budget[0] if self.budget is not None else 0
@@ -262,9 +265,12 @@ class _Tracker:
         else:
             frame = self.enter()
             self.asking.add(key)
+            report = self.report
+            own, report.own = report.own, False   # what the type's walk finds is no declaration's
             try:
                 frame.type = infer()
             finally:
+                report.own = own
                 self.asking.discard(key)
                 self.leave(frame)
             self.types[key] = frame
