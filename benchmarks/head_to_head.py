@@ -80,7 +80,7 @@ def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool
     else:
         command = [sys.executable, "-c", _TIMER, ruleset, str(games)] + \
             (["coverage"] if coverage else ["fuzz"] if fuzz else [])
-    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=checkout if loads else None)
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 

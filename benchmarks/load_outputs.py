@@ -66,6 +66,23 @@ def _copy(checkout: Path, into: Path) -> list[Path]:
     return sorted(into.rglob("*.rules"))
 
 
+class _Noted:
+    """The hint budget a check opens (`budget`, or the checker's own when None), what is left
+    of it noted in `left` as it closes."""
+
+    def __init__(self, budget: int | None, left: list):
+        from regnum import diagnostics
+        self.diagnostics, self.left = diagnostics, left
+        self.inner = diagnostics.suggestion_budget() if budget is None else diagnostics.suggestion_budget(budget)
+
+    def __enter__(self):
+        return self.inner.__enter__()
+
+    def __exit__(self, *exc):
+        self.left.append(self.diagnostics._SUGGESTIONS.get()[0])
+        return self.inner.__exit__(*exc)
+
+
 def _checks(files: list[Path], root: Path, rules_path: list) -> dict:
     from regnum import diagnostics
     import regnum.check as check
@@ -86,23 +103,12 @@ def _checks(files: list[Path], root: Path, rules_path: list) -> dict:
                     except RulesetError as err:
                         out[key] = {"unread": [str(d) for d in err.diagnostics]}
                         continue
-                    left = []
-                    made = diagnostics.suggestion_budget
-
-                    class _Budget:   # the budget the check opens, noted as it closes
-                        def __enter__(self):
-                            self.inner = made(budget) if budget is not None else made()
-                            return self.inner.__enter__()
-
-                        def __exit__(self, *exc):
-                            left.append(diagnostics._SUGGESTIONS.get()[0])
-                            return self.inner.__exit__(*exc)
-
-                    check.suggestion_budget = _Budget
+                    left: list = []
+                    check.suggestion_budget = lambda: _Noted(budget, left)   # what check_program opens
                     try:
                         found = check.check_program(program)
                     finally:
-                        check.suggestion_budget = made
+                        check.suggestion_budget = diagnostics.suggestion_budget
                     out[key] = {
                         "diagnostics": [[d.code, str(d.span), d.message, d.hint] for d in found],
                         "notes": sorted([str(node.span), proven] for node, proven in program.cheap_ops.values()),

@@ -77,7 +77,7 @@ def _rounds(program: Program, walker) -> tuple[dict, dict, Facts | None]:
     last = None
     for _ in range(MAX_ROUNDS):
         tracker = _Tracker(types, contents, expects, reuse=not every)
-        report = tracker.report = _FactsOnly(tracker)
+        report = tracker.report = _FactsOnly()
         walk = walker(program, _Read(contents, tracker, "zones"), _Read(expects, tracker, "expects"), report,
                       lambda symbols, report_: _TypesChecker(symbols, report_, tracker))
         order = []
@@ -136,11 +136,12 @@ class _FactsOnly(QuietReport):
     """Keeps the facts the fixpoint needs (moves, expectations); and, of a declaration's own
     code only (`own`: while it is walked, not while a type it asks for is inferred), the
     facts the other passes read and whether a diagnostic was found (`reported`), which a
-    quiet walk drops. Without a tracker, all of its walk."""
+    quiet walk drops. The fixpoint sets `own` around each declaration's walk; a walker
+    without it keeps them of all its walk."""
 
-    def __init__(self, tracker: "_Tracker | None" = None):
+    def __init__(self):
         super().__init__()
-        self.own = tracker is None
+        self.own = True
         self.reported = False
 
     def _add(self, d) -> None:
