@@ -24,6 +24,15 @@ it imports), the code that rebuilds that file's syntax tree without parsing it
 builds trees: parsing is most of a process's first load. So that the trees can be looked up
 before anything is parsed, the load under way (loading.py) names its file by the first file
 it reads: its name and text, and the limits.
+
+An author edits a ruleset and loads it again, and again: each text is another file, which
+would start empty, so that every file the load reads is parsed again (a variant's base and the
+stdlib modules it imports, unchanged) and every source compiled again (most of them the same).
+So a load that finds no file of its own starts from the file written last for the same first
+file name and limits (named by a small file of its own, `lastcode-…`, and kept in the process
+likewise): its entries are found by their exact text, as any entry is, so a tree or a code
+object it gives is the one the load would have made; what the load used of it is written
+into the load's own file with the rest.
 """
 from __future__ import annotations
 
@@ -40,18 +49,30 @@ _KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (mo
 _KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently used)
 _MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.2–0.7 MB is usual
 
+_LATEST = "lastcode"           # the kind of file naming, for a first file and limits, the file written last
+_MAX_LATEST_BYTES = 1 << 16     # such a file holds two keys: a larger one is not read
+
 _in_process: dict[tuple, dict] = {}
+_latest_in_process: dict[tuple, tuple] = {}   # a first file and limits -> the key of its load kept last
 
 
 class CodeCache:
-    """What `compile(source, filename, mode)` gives, looked up before it is computed."""
+    """What `compile(source, filename, mode)` gives, looked up before it is computed.
 
-    def __init__(self, key: tuple[str, ...]):
+    `family`: the key naming the first file and the limits without the file's text, under
+    which a load that finds nothing of its own starts from the one kept last (see above)."""
+
+    def __init__(self, key: tuple[str, ...], family: tuple[str, ...] | None = None):
         self.key = key
+        self.family = family
         self.known = _in_process.get(key)
         self.from_process = self.known is not None
+        self.inherited = False   # the entries known are those of an earlier text of the first file
         if self.known is None:
             self.known = _read(key)
+            if not self.known and family is not None:
+                self.known = _latest(family, key)
+                self.inherited = bool(self.known)
         self.used: dict[tuple[str, str, str], CodeType] = {}
         self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
         self.trees_made = 0   # trees written into the file anew
@@ -96,13 +117,20 @@ class CodeCache:
 
     def keep(self) -> None:
         """The load succeeded: what it used is kept in the process, and on disk if anything
-        had to be compiled or a tree built."""
+        had to be compiled, a tree built or an entry taken from an earlier text's file; the
+        file kept is then the one an edit of the same first file starts from."""
         _in_process.pop(self.key, None)
         _in_process[self.key] = self.used
         while len(_in_process) > _KEPT_IN_PROCESS:
             del _in_process[next(iter(_in_process))]
-        if self.compiled or self.trees_made:
-            _write(self.key, self.used)
+        if self.family is not None:
+            _latest_in_process.pop(self.family, None)
+            _latest_in_process[self.family] = self.key
+            while len(_latest_in_process) > _KEPT_IN_PROCESS:
+                del _latest_in_process[next(iter(_latest_in_process))]
+        if self.compiled or self.trees_made or self.inherited:
+            if _write(self.key, self.used) and self.family is not None:
+                _write_latest(self.family, self.key)
 
 
 def for_ruleset(text_hash: str, limits) -> CodeCache:
@@ -121,7 +149,7 @@ def opener(limits):
     by its name and text, and the limits, name it."""
     def opened(filename: str, text: str) -> CodeCache:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        return CodeCache(_key(filename, digest, repr(limits)))
+        return CodeCache(_key(filename, digest, repr(limits)), family=_key(filename, repr(limits)))
     return opened
 
 
@@ -134,6 +162,29 @@ def _key(*parts: str) -> tuple[str, ...]:
 def forget_in_process() -> None:
     """Drop what this process keeps (tests measure what a fresh process does)."""
     _in_process.clear()
+    _latest_in_process.clear()
+
+
+def _latest(family: tuple, key: tuple) -> dict:
+    """The entries kept last for the first file and limits `family`, by a load of another
+    text of it (`key` is the load's own): in the process, else on disk. Nothing when there are
+    none, or the file naming them is missing, damaged or not safely the user's."""
+    last = _latest_in_process.get(family)
+    if last is not None and last != key and last in _in_process:
+        return _in_process[last]
+    path = diskcache.cache_file(_LATEST, *family)
+    data = diskcache.read(path, _MAX_LATEST_BYTES) if path is not None else None
+    if data is None:
+        return {}
+    try:
+        named = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not (type(named) is tuple and len(named) == 2 and named[0] == list(family) and type(named[1]) is list
+            and all(type(part) is str for part in named[1])):
+        return {}
+    last = tuple(named[1])
+    return _read(last) if last != key else {}
 
 
 def _read(key: tuple) -> dict:
@@ -160,13 +211,23 @@ def _entries(data, key: tuple) -> dict:
     return out
 
 
-def _write(key: tuple, used: dict) -> None:
+def _write(key: tuple, used: dict) -> bool:
+    """Write the file of `key`; whether it was written."""
     path = diskcache.cache_file("code", *key)
     if path is None:
-        return
+        return False
     try:
         data = marshal.dumps((list(key), [k + (code,) for k, code in used.items()]))
     except ValueError:   # something marshal cannot write: keep nothing
-        return
+        return False
     if len(data) <= _MAX_FILE_BYTES and diskcache.write(path, data):
         diskcache.prune("code", _KEPT_ON_DISK)
+        return True
+    return False
+
+
+def _write_latest(family: tuple, key: tuple) -> None:
+    """Name the file of `key` as the one kept last for `family`."""
+    path = diskcache.cache_file(_LATEST, *family)
+    if path is not None and diskcache.write(path, marshal.dumps((list(family), list(key)))):
+        diskcache.prune(_LATEST, _KEPT_ON_DISK)

@@ -1,0 +1,306 @@
+"""A ruleset edited and loaded again starts from the cache its last text left
+(compiler/codecache.py, "lastcode" files): only the files that changed are parsed and only the
+sources that changed compiled, the games played are those of a load that keeps nothing, and
+anything damaged, foreign or not the user's is ignored."""
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import pytest
+
+import regnum
+from regnum import agents, build, diskcache
+from regnum.compiler import codecache
+from regnum.source import SourceRegistry
+
+_NOBLE = '{leaders[0]} adds a Noble in {region_name[r]}'
+_KILT = '{q} backs {[clan_name[k] for k in family_clans(q)]}: {family_points(q)} points'
+
+
+def _new_process(monkeypatch) -> None:
+    """As a new process finds things: no tree, code or text kept in this one."""
+    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
+    monkeypatch.setattr(build, "_built_size", 0)
+    monkeypatch.setattr(SourceRegistry, "_texts", {})
+    monkeypatch.setattr(SourceRegistry, "_lines", {})
+    codecache.forget_in_process()
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(where))
+    _new_process(monkeypatch)
+    yield where
+    codecache.forget_in_process()
+
+
+@pytest.fixture
+def seen(monkeypatch) -> dict:
+    """What the loads did: each source compiled (the trees' code apart) and each file parsed."""
+    out: dict = {"sources": [], "trees": [], "parsed": []}
+
+    def compiling(source, filename, mode):
+        if filename.startswith("<regnum tree "):
+            out["trees"].append(filename[len("<regnum tree "):-1])
+        else:
+            out["sources"].append((source, filename, mode))
+        return compile(source, filename, mode)
+    real = build._build_module
+
+    def parsing(text, file, limits):
+        out["parsed"].append(file)
+        return real(text, file, limits)
+    monkeypatch.setattr(codecache, "compile", compiling, raising=False)
+    monkeypatch.setattr(build, "_build_module", parsing)
+    return out
+
+
+def _copies(tmp_path: Path) -> tuple[Path, Path]:
+    """King's Road and Permanent Nobles, copied where an author edits them."""
+    home = tmp_path / "rules"
+    (home / "variants").mkdir(parents=True)
+    for name in ("kings_road", "permanent_nobles"):
+        found = Path(regnum.resources.find_ruleset(name, ()))
+        target = home / found.relative_to(found.parents[1 if name == "permanent_nobles" else 0])
+        target.write_text(found.read_text(encoding="utf-8"), encoding="utf-8")
+    return home, home / "variants" / "permanent_nobles.rules"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _games(rules) -> list[str]:
+    return [agents.play_random_game(rules, 4, seed).to_json() for seed in (1, 2)]
+
+
+def _sources_without_cache(monkeypatch, seen, path, **load) -> list:
+    """Every source a load of `path` compiles when nothing is kept anywhere."""
+    monkeypatch.setenv(diskcache.CACHE_ENV, "off")
+    _new_process(monkeypatch)
+    before = len(seen["sources"])
+    rules = regnum.load(path, **load)
+    compiled = seen["sources"][before:]
+    del seen["sources"][before:]
+    return compiled, rules
+
+
+def test_an_edited_variant_parses_itself_alone_and_compiles_only_what_changed(cache, seen, tmp_path, monkeypatch):
+    home, variant = _copies(tmp_path)
+    regnum.load(variant, rules_path=[home])
+    first = set(seen["sources"])
+    assert len(first) > 100
+    assert sorted(seen["parsed"]) == sorted([str(home / "kings_road.rules"), str(variant), "stdlib/majority.rules"])
+
+    _edit(variant, _NOBLE, _NOBLE.replace("adds a Noble in", "crowns a new Noble in"))
+    truth, plain = _sources_without_cache(monkeypatch, seen, variant, rules_path=[home])
+    changed = [s for s in truth if s not in first]
+    assert len(changed) == 1 and "crowns a new Noble in" in changed[0][0]
+
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(cache))
+    _new_process(monkeypatch)
+    seen.update(sources=[], trees=[], parsed=[])
+    edited = regnum.load(variant, rules_path=[home])
+    assert seen["parsed"] == [str(variant)]          # the base and the stdlib module rebuilt, not parsed
+    assert seen["trees"] == [str(variant)]
+    assert seen["sources"] == changed                # every other source found, not compiled
+    assert _games(edited) == _games(plain)
+
+
+def test_the_edited_text_keeps_a_whole_file_of_its_own(cache, seen, tmp_path, monkeypatch):
+    home, variant = _copies(tmp_path)
+    regnum.load(variant, rules_path=[home])
+    _edit(variant, _NOBLE, _NOBLE + "!")
+    _new_process(monkeypatch)
+    regnum.load(variant, rules_path=[home])
+    files = sorted(cache.glob("code-*.cache"))
+    assert len(files) == 2 and len(list(cache.glob("lastcode-*.cache"))) == 1
+
+    for path in files:   # the earlier text's file deleted: the edited text's alone serves
+        _, entries = marshal.loads(path.read_bytes())
+        if not any(_NOBLE + "!" in source for source, _, _, _ in entries):
+            path.unlink()
+    assert len(list(cache.glob("code-*.cache"))) == 1
+    _new_process(monkeypatch)
+    seen.update(sources=[], trees=[], parsed=[])
+    regnum.load(variant, rules_path=[home])
+    assert seen == {"sources": [], "trees": [], "parsed": []}
+
+
+def test_an_edit_of_a_game_parses_that_file_alone(cache, seen, tmp_path, monkeypatch):
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    regnum.load(kilt)
+    assert sorted(seen["parsed"]) == sorted([str(kilt), "stdlib/seats.rules", "stdlib/decks.rules"])
+    first = set(seen["sources"])
+    _edit(kilt, _KILT, _KILT.replace("backs", "stands behind"))
+    truth, plain = _sources_without_cache(monkeypatch, seen, kilt)
+    changed = [s for s in truth if s not in first]
+
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(cache))
+    _new_process(monkeypatch)
+    seen.update(sources=[], trees=[], parsed=[])
+    edited = regnum.load(kilt)
+    assert seen["parsed"] == [str(kilt)]
+    assert seen["sources"] == changed and len(changed) == 1 and "stands behind" in changed[0][0]
+    assert [agents.play_random_game(edited, 3, seed).to_json() for seed in (1, 2)] == \
+        [agents.play_random_game(plain, 3, seed).to_json() for seed in (1, 2)]
+
+
+def test_another_name_or_other_limits_start_from_nothing(cache, seen, tmp_path, monkeypatch):
+    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
+    (tmp_path / "one.rules").write_text(text, encoding="utf-8")
+    regnum.load(tmp_path / "one.rules")
+    everything = len(seen["sources"])
+    (tmp_path / "two.rules").write_text(text.replace(_KILT, _KILT + "!"), encoding="utf-8")
+    _new_process(monkeypatch)
+    regnum.load(tmp_path / "two.rules")
+    assert len(seen["sources"]) == 2 * everything
+    assert seen["parsed"][-3:] == [str(tmp_path / "two.rules"), "stdlib/seats.rules", "stdlib/decks.rules"]
+
+    _edit(tmp_path / "one.rules", _KILT, _KILT + "?")
+    _new_process(monkeypatch)
+    regnum.load(tmp_path / "one.rules", limits=regnum.Limits(steps=12345))
+    assert len(seen["sources"]) == 3 * everything
+
+
+def _pointer(cache: Path) -> Path:
+    [path] = cache.glob("lastcode-*.cache")
+    return path
+
+
+@pytest.mark.parametrize("content", [
+    b"", b"garbage", b"\xff" * 100, marshal.dumps([1, 2]), marshal.dumps(None),
+    marshal.dumps((["another", "family"], ["a", "key"])),
+    "family, numbers",   # the right family naming something that is no key
+    "family, no file",   # the right family naming a key whose file is gone
+])
+def test_a_damaged_or_foreign_pointer_is_ignored(cache, seen, tmp_path, monkeypatch, content):
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    pointer = _pointer(cache)
+    family, key = marshal.loads(pointer.read_bytes())
+    if content == "family, numbers":
+        content = marshal.dumps((family, [1, 2, 3]))
+    elif content == "family, no file":
+        content = marshal.dumps((family, key[:-2] + ["0" * 64, key[-1]]))
+    pointer.write_bytes(content)
+    _edit(kilt, _KILT, _KILT + "!")
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == 2 * everything      # nothing taken from the earlier text
+    assert seen["parsed"][-3:] == [str(kilt), "stdlib/seats.rules", "stdlib/decks.rules"]
+
+    _edit(kilt, _KILT + "!", _KILT + "?")               # and the pointer names the last load again
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == 2 * everything + 1
+    assert seen["parsed"][-1] == str(kilt) and len(seen["parsed"]) == 7
+
+
+def test_a_pointer_others_may_write_is_not_read(cache, seen, tmp_path, monkeypatch):
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    _pointer(cache).chmod(0o666)
+    _edit(kilt, _KILT, _KILT + "!")
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == 2 * everything
+
+
+def test_in_one_process_an_edit_starts_from_the_text_loaded_last(seen, tmp_path, monkeypatch):
+    monkeypatch.setenv(diskcache.CACHE_ENV, "off")   # no folder: what the process keeps serves alone
+    _new_process(monkeypatch)
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    for mark in "!?":
+        _edit(kilt, _KILT + ("!" if mark == "?" else ""), _KILT + mark)
+        regnum.load(kilt)
+    assert len(seen["sources"]) == everything + 2
+    assert [" points!" in source and " points?" not in source for source, _, _ in seen["sources"][everything:]] \
+        == [True, False]
+    codecache.forget_in_process()
+
+
+def test_a_broken_edit_leaves_the_last_good_text_to_start_from(cache, seen, tmp_path, monkeypatch):
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    pointer = _pointer(cache).read_bytes()
+    _edit(kilt, _KILT, _KILT + "{no_such_name}")
+    _new_process(monkeypatch)
+    with pytest.raises(regnum.RulesetError) as refused:
+        regnum.load(kilt)
+    assert [d.code for d in refused.value.diagnostics if d.is_error] == ["E101"]
+    assert _pointer(cache).read_bytes() == pointer
+    _edit(kilt, _KILT + "{no_such_name}", _KILT + "!")
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == everything + 1
+
+
+def test_the_folder_keeps_the_pointers_used_last(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(codecache, "_KEPT_ON_DISK", 2)
+    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.rules").write_text(text, encoding="utf-8")
+        regnum.load(tmp_path / f"{name}.rules")
+        _new_process(monkeypatch)
+    assert len(list(cache.glob("lastcode-*.cache"))) == 2
+    assert len(list(cache.glob("code-*.cache"))) == 2
+
+
+def test_a_load_that_compiles_nothing_new_still_keeps_what_it_took(cache, seen, tmp_path, monkeypatch):
+    from regnum import treecode
+    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
+    monkeypatch.setattr(treecode, "MAX_TEXT", len(text) - 1)   # the game's own tree never kept
+    kilt = tmp_path / "kilt.rules"
+    kilt.write_text(text, encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    kilt.write_text(text + "\n# a comment: every source the same\n", encoding="utf-8")
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == everything and seen["trees"] == ["stdlib/seats.rules", "stdlib/decks.rules"]
+    assert len(list(cache.glob("code-*.cache"))) == 2
+    for path in cache.glob("code-*.cache"):   # the first text's file gone: the second's holds it all
+        if marshal.loads(path.read_bytes())[0] != marshal.loads(_pointer(cache).read_bytes())[1]:
+            path.unlink()
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == everything
+    assert seen["parsed"] == [str(kilt), "stdlib/seats.rules", "stdlib/decks.rules", str(kilt), str(kilt)]
+
+
+def test_a_pointer_of_another_file_is_not_followed(cache, seen, tmp_path, monkeypatch):
+    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.rules").write_text(text, encoding="utf-8")
+        regnum.load(tmp_path / f"{name}.rules")
+        _new_process(monkeypatch)
+    everything = len(seen["sources"]) // 2
+    pointers = {}
+    for path in cache.glob("lastcode-*.cache"):
+        family, key = marshal.loads(path.read_bytes())
+        pointers[Path(family[3]).name] = (path, family, key)
+    one, two = pointers["one.rules"], pointers["two.rules"]
+    one[0].write_bytes(marshal.dumps((two[1], two[2])))   # one's pointer now holds two's, whole
+    _edit(tmp_path / "one.rules", _KILT, _KILT + "!")
+    regnum.load(tmp_path / "one.rules")
+    assert len(seen["sources"]) == 3 * everything
