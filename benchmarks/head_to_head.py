@@ -15,19 +15,28 @@ the code kept: what `regnum bench` reports as `warm_ms`, and what a test or a se
 every load after the first), in milliseconds; the least rather than the median, so that a
 slow moment of the machine is left out.
 
+With `--edits N`, no game either: what an author waits for after each edit. Each side copies
+the checkout's `rulesets/` folder (or the folder of a `.rules` file given) into a folder of its
+own, with a disk cache of its own; one process loads the ruleset's copy, then the copy is
+edited N times (a comment added at its end: another text, the same rules), each edit loaded
+by a new process; the figure of a round is the median CPU time of those N loads, in ms.
+
     git worktree add /tmp/before <commit>
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --games 30 --rounds 5
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --coverage
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kings_gate --fuzz --games 4
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kings_gate --loads 30   # warm loads
+    .venv/bin/python benchmarks/head_to_head.py /tmp/before . permanent_nobles --edits 5   # loads after an edit
 
-Used for the figures of docs/performance.md ("At the fourteenth step") and, with `--loads`,
-of docs/performance-history.md ("At the forty-fourth step").
+Used for the figures of docs/performance.md ("At the fourteenth step") and, with `--loads`
+and `--edits`, of docs/performance-history.md ("At the forty-fourth step", "At the
+forty-fifth step").
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -69,10 +78,53 @@ print(min(times) * 1e3)
 """
 
 
+_EDITED = """
+import sys, time
+import regnum
+start = time.process_time()
+regnum.load(sys.argv[1], rules_path=[sys.argv[2]])
+print((time.process_time() - start) * 1e3)
+"""
+
+
+def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> float:
+    """The median CPU milliseconds of `edits` loads of the ruleset's copy, each in a new
+    process after another edit, the cache (a new one each round) filled by one load of the copy
+    as it was."""
+    cache = Path(tempfile.mkdtemp(dir=cache))
+    env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
+               PYTHONHASHSEED="0")
+    given = Path(ruleset)
+    if given.suffix == ".rules":
+        folder, relative = given.resolve().parent, Path(given.name)
+    else:
+        folder = checkout / "rulesets"
+        found = [p for p in (folder / f"{ruleset}.rules", folder / "variants" / f"{ruleset}.rules") if p.is_file()]
+        if not found:
+            raise SystemExit(f"{ruleset}: no such ruleset in {folder}")
+        relative = found[0].relative_to(folder)
+    copy = cache.parent / f"{cache.name}-rules"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy)
+    target = copy / relative
+    times = []
+    for k in range(edits + 1):
+        if k:
+            with target.open("a", encoding="utf-8") as f:
+                f.write(f"\n# edit {k}\n")
+        out = subprocess.run([sys.executable, "-c", _EDITED, str(target), str(copy)], env=env,
+                             capture_output=True, text=True, check=True)
+        if k:
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
 def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False, fuzz: bool = False,
-           loads: int = 0) -> float:
+           loads: int = 0, edits: int = 0) -> float:
     """CPU seconds of `games` games; with `loads`, the least CPU milliseconds of that many warm
-    loads instead."""
+    loads instead; with `edits`, the median CPU milliseconds of a load after an edit."""
+    if edits:
+        return _edited_loads(checkout, cache, ruleset, edits)
     env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
                PYTHONHASHSEED="0")
     if loads:
@@ -95,6 +147,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fuzz", action="store_true", help="check every step, as `regnum fuzz` does")
     parser.add_argument("--loads", type=int, default=0,
                         help="no game: the least CPU time of this many warm loads of the ruleset, in ms")
+    parser.add_argument("--edits", type=int, default=0,
+                        help="no game: the median CPU time of a load after each of this many edits of a copy, in ms")
     args = parser.parse_args(argv)
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     for name, checkout in sides.items():
@@ -110,14 +164,18 @@ def main(argv=None) -> int:
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for name in order:
                 counted = {"coverage": True} if args.coverage else {"fuzz": True} if args.fuzz else \
-                    {"loads": args.loads} if args.loads else {}
+                    {"loads": args.loads} if args.loads else {"edits": args.edits} if args.edits else {}
                 times[name].append(_round(sides[name], caches[name], args.ruleset, args.games, **counted))
-            unit = "ms" if args.loads else "s"
+            unit = "ms" if args.loads or args.edits else "s"
             print(f"round {r + 1}: " + ", ".join(f"{name} {times[name][-1]:.3f} {unit}" for name in sides))
     before, after = (statistics.median(times[name]) for name in sides)
     if args.loads:
         print(f"medians of {args.rounds} rounds of the least of {args.loads} warm loads: before {before:.2f} ms, "
               f"after {after:.2f} ms: after/before = {after / before:.3f}")
+        return 0
+    if args.edits:
+        print(f"medians of {args.rounds} rounds of the median of {args.edits} loads after an edit: "
+              f"before {before:.1f} ms, after {after:.1f} ms: after/before = {after / before:.3f}")
         return 0
     print(f"medians of {args.rounds} rounds, {args.games} games each"
           f"{', coverage counted' if args.coverage else ', every step checked' if args.fuzz else ''}: before {before:.3f} s "

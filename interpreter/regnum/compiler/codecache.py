@@ -71,7 +71,7 @@ class CodeCache:
         if self.known is None:
             self.known = _read(key)
             if not self.known and family is not None:
-                self.known = _latest(family, key)
+                self.known = _latest(family)
                 self.inherited = bool(self.known)
         self.used: dict[tuple[str, str, str], CodeType] = {}
         self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
@@ -165,12 +165,12 @@ def forget_in_process() -> None:
     _latest_in_process.clear()
 
 
-def _latest(family: tuple, key: tuple) -> dict:
-    """The entries kept last for the first file and limits `family`, by a load of another
-    text of it (`key` is the load's own): in the process, else on disk. Nothing when there are
-    none, or the file naming them is missing, damaged or not safely the user's."""
+def _latest(family: tuple) -> dict:
+    """The entries kept last for the first file and limits `family` (by a load of another text
+    of it: the load asking found nothing of its own), in the process, else on disk. Nothing when
+    there are none, or a file is missing, damaged or not safely the user's."""
     last = _latest_in_process.get(family)
-    if last is not None and last != key and last in _in_process:
+    if last in _in_process:
         return _in_process[last]
     path = diskcache.cache_file(_LATEST, *family)
     data = diskcache.read(path, _MAX_LATEST_BYTES) if path is not None else None
@@ -183,8 +183,7 @@ def _latest(family: tuple, key: tuple) -> dict:
     if not (type(named) is tuple and len(named) == 2 and named[0] == list(family) and type(named[1]) is list
             and all(type(part) is str for part in named[1])):
         return {}
-    last = tuple(named[1])
-    return _read(last) if last != key else {}
+    return _read(tuple(named[1]))
 
 
 def _read(key: tuple) -> dict:
