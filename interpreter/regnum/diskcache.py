@@ -100,6 +100,23 @@ def write(path: Path, data: bytes) -> bool:
     return True
 
 
+def newest(kind: str) -> Path | None:
+    """The file of `kind` used last (read or written), when it is safely the user's; None when
+    there is none, or no safe folder."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)
+                 if entry.name.startswith(f"{kind}-") and entry.name.endswith(".cache") and entry.is_file()]
+        if not files:
+            return None
+        path = Path(max(files)[1])
+        return path if _private(path, is_dir=False) else None
+    except OSError:
+        return None
+
+
 def prune(kind: str, keep: int) -> None:
     """Delete all but the `keep` most recently written files of `kind`: a cache keyed by
     what an author edits (a ruleset's hash) would otherwise grow with every edit."""

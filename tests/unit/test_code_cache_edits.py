@@ -1,9 +1,11 @@
 """A ruleset edited and loaded again starts from the cache its last text left
-(compiler/codecache.py, "lastcode" files): only the files that changed are parsed and only the
-sources that changed compiled, the games played are those of a load that keeps nothing, and
-anything damaged, foreign or not the user's is ignored."""
+(compiler/codecache.py: the files of one first file's texts share the start of their names):
+only the files that changed are parsed and only the sources that changed compiled, the games
+played are those of a load that keeps nothing, and anything damaged, foreign or not the
+user's is ignored."""
 from __future__ import annotations
 
+import hashlib
 import marshal
 from pathlib import Path
 
@@ -118,7 +120,7 @@ def test_the_edited_text_keeps_a_whole_file_of_its_own(cache, seen, tmp_path, mo
     _new_process(monkeypatch)
     regnum.load(variant, rules_path=[home])
     files = sorted(cache.glob("code-*.cache"))
-    assert len(files) == 2 and len(list(cache.glob("lastcode-*.cache"))) == 1
+    assert len(files) == 2 and len({path.name[:21] for path in files}) == 1   # "code-" and the file's digest
 
     for path in files:   # the earlier text's file deleted: the edited text's alone serves
         _, entries = marshal.loads(path.read_bytes())
@@ -169,54 +171,90 @@ def test_another_name_or_other_limits_start_from_nothing(cache, seen, tmp_path, 
     assert len(seen["sources"]) == 3 * everything
 
 
-def _pointer(cache: Path) -> Path:
-    [path] = cache.glob("lastcode-*.cache")
+def _kilt_copies(tmp_path: Path, *names: str) -> list[Path]:
+    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
+    out = []
+    for name in names:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        out.append(tmp_path / name)
+    return out
+
+
+def _file_of(cache: Path, rules: Path, limits=None) -> Path:
+    """The code file a load of `rules` under `limits` (the default ones) wrote: its only one."""
+    [path] = [p for p in cache.glob("code-*.cache")
+              if marshal.loads(p.read_bytes())[0][3::2] == [str(rules), repr(limits or regnum.Limits())]]
     return path
 
 
 @pytest.mark.parametrize("content", [
-    b"", b"garbage", b"\xff" * 100, marshal.dumps([1, 2]), marshal.dumps(None),
-    marshal.dumps((["another", "family"], ["a", "key"])),
-    "family, numbers",   # the right family naming something that is no key
-    "family, no file",   # the right family naming a key whose file is gone
+    b"", b"garbage", b"\xff" * 100, marshal.dumps([1, 2]), marshal.dumps(None), marshal.dumps((None, [])),
+    marshal.dumps((["another", "key"], [])),
+    "another file's",      # a whole file of another ruleset, its key and all
+    "other limits'",       # a whole file of this one, loaded under other limits
+    "entries damaged",     # the right key, an entry that is no code
 ])
-def test_a_damaged_or_foreign_pointer_is_ignored(cache, seen, tmp_path, monkeypatch, content):
-    kilt = tmp_path / "kilt.rules"
-    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
-                    encoding="utf-8")
+def test_a_damaged_or_foreign_file_is_not_started_from(cache, seen, tmp_path, monkeypatch, content):
+    kilt, other = _kilt_copies(tmp_path, "kilt.rules", "other.rules")
+    regnum.load(other)
+    regnum.load(other, limits=regnum.Limits(steps=12345))
+    _new_process(monkeypatch)
     regnum.load(kilt)
-    everything = len(seen["sources"])
-    pointer = _pointer(cache)
-    family, key = marshal.loads(pointer.read_bytes())
-    if content == "family, numbers":
-        content = marshal.dumps((family, [1, 2, 3]))
-    elif content == "family, no file":
-        content = marshal.dumps((family, key[:-2] + ["0" * 64, key[-1]]))
-    pointer.write_bytes(content)
+    everything = len(seen["sources"]) // 3
+    mine = _file_of(cache, kilt)
+    if content == "another file's":
+        content = _file_of(cache, other).read_bytes()
+    elif content == "other limits'":
+        _new_process(monkeypatch)
+        regnum.load(kilt, limits=regnum.Limits(steps=12345))
+        theirs = _file_of(cache, kilt, regnum.Limits(steps=12345))
+        content = theirs.read_bytes()
+        theirs.unlink()
+    elif content == "entries damaged":
+        key, entries = marshal.loads(mine.read_bytes())
+        content = marshal.dumps((key, entries + [("a", "b", "c", "no code")]))
+    mine.write_bytes(content)
     _edit(kilt, _KILT, _KILT + "!")
     _new_process(monkeypatch)
+    before = len(seen["sources"])
     regnum.load(kilt)
-    assert len(seen["sources"]) == 2 * everything      # nothing taken from the earlier text
+    assert len(seen["sources"]) - before == everything      # nothing taken from the earlier text
     assert seen["parsed"][-3:] == [str(kilt), "stdlib/seats.rules", "stdlib/decks.rules"]
 
-    _edit(kilt, _KILT + "!", _KILT + "?")               # and the pointer names the last load again
+    _edit(kilt, _KILT + "!", _KILT + "?")                    # and the file just written serves the next edit
     _new_process(monkeypatch)
     regnum.load(kilt)
-    assert len(seen["sources"]) == 2 * everything + 1
-    assert seen["parsed"][-1] == str(kilt) and len(seen["parsed"]) == 7
+    assert len(seen["sources"]) - before == everything + 1
+    assert seen["parsed"][-1] == str(kilt) and seen["parsed"][-2] == "stdlib/decks.rules"
 
 
-def test_a_pointer_others_may_write_is_not_read(cache, seen, tmp_path, monkeypatch):
-    kilt = tmp_path / "kilt.rules"
-    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
-                    encoding="utf-8")
+def test_a_file_others_may_write_is_not_started_from(cache, seen, tmp_path, monkeypatch):
+    [kilt] = _kilt_copies(tmp_path, "kilt.rules")
     regnum.load(kilt)
     everything = len(seen["sources"])
-    _pointer(cache).chmod(0o666)
+    _file_of(cache, kilt).chmod(0o666)
     _edit(kilt, _KILT, _KILT + "!")
     _new_process(monkeypatch)
     regnum.load(kilt)
     assert len(seen["sources"]) == 2 * everything
+
+
+def test_the_text_loaded_last_is_started_from(cache, seen, tmp_path, monkeypatch):
+    [kilt] = _kilt_copies(tmp_path, "kilt.rules")
+    first = kilt.read_text(encoding="utf-8")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    _edit(kilt, _KILT, _KILT.replace("backs", "stands behind"))
+    _new_process(monkeypatch)
+    regnum.load(kilt)                     # compiles the one source that changed
+    kilt.write_text(first, encoding="utf-8")
+    _new_process(monkeypatch)
+    regnum.load(kilt)                     # its own file again: nothing compiled, and the file used last
+    _edit(kilt, _KILT, _KILT + "!")
+    _new_process(monkeypatch)
+    regnum.load(kilt)
+    assert len(seen["sources"]) == everything + 2
+    assert "stands behind" not in seen["sources"][-1][0] and " points!" in seen["sources"][-1][0]
 
 
 def test_in_one_process_an_edit_starts_from_the_text_loaded_last(seen, tmp_path, monkeypatch):
@@ -237,33 +275,29 @@ def test_in_one_process_an_edit_starts_from_the_text_loaded_last(seen, tmp_path,
 
 
 def test_a_broken_edit_leaves_the_last_good_text_to_start_from(cache, seen, tmp_path, monkeypatch):
-    kilt = tmp_path / "kilt.rules"
-    kilt.write_text(Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8"),
-                    encoding="utf-8")
+    [kilt] = _kilt_copies(tmp_path, "kilt.rules")
     regnum.load(kilt)
     everything = len(seen["sources"])
-    pointer = _pointer(cache).read_bytes()
+    files = {path: path.read_bytes() for path in cache.glob("code-*.cache")}
     _edit(kilt, _KILT, _KILT + "{no_such_name}")
     _new_process(monkeypatch)
     with pytest.raises(regnum.RulesetError) as refused:
         regnum.load(kilt)
     assert [d.code for d in refused.value.diagnostics if d.is_error] == ["E101"]
-    assert _pointer(cache).read_bytes() == pointer
+    assert {path: path.read_bytes() for path in cache.glob("code-*.cache")} == files
     _edit(kilt, _KILT + "{no_such_name}", _KILT + "!")
     _new_process(monkeypatch)
     regnum.load(kilt)
     assert len(seen["sources"]) == everything + 1
 
 
-def test_the_folder_keeps_the_pointers_used_last(cache, tmp_path, monkeypatch):
+def test_the_folder_keeps_the_files_used_last_whatever_their_first_file(cache, tmp_path, monkeypatch):
     monkeypatch.setattr(codecache, "_KEPT_ON_DISK", 2)
-    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
-    for name in ("a", "b", "c"):
-        (tmp_path / f"{name}.rules").write_text(text, encoding="utf-8")
-        regnum.load(tmp_path / f"{name}.rules")
+    for rules in _kilt_copies(tmp_path, "a.rules", "b.rules", "c.rules"):
+        regnum.load(rules)
         _new_process(monkeypatch)
-    assert len(list(cache.glob("lastcode-*.cache"))) == 2
-    assert len(list(cache.glob("code-*.cache"))) == 2
+    assert sorted(marshal.loads(p.read_bytes())[0][3] for p in cache.glob("code-*.cache")) == \
+        [str(tmp_path / "b.rules"), str(tmp_path / "c.rules")]
 
 
 def test_a_load_that_compiles_nothing_new_still_keeps_what_it_took(cache, seen, tmp_path, monkeypatch):
@@ -279,28 +313,11 @@ def test_a_load_that_compiles_nothing_new_still_keeps_what_it_took(cache, seen, 
     regnum.load(kilt)
     assert len(seen["sources"]) == everything and seen["trees"] == ["stdlib/seats.rules", "stdlib/decks.rules"]
     assert len(list(cache.glob("code-*.cache"))) == 2
+    digest = hashlib.sha256(kilt.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
     for path in cache.glob("code-*.cache"):   # the first text's file gone: the second's holds it all
-        if marshal.loads(path.read_bytes())[0] != marshal.loads(_pointer(cache).read_bytes())[1]:
+        if marshal.loads(path.read_bytes())[0][4] != digest:
             path.unlink()
     _new_process(monkeypatch)
     regnum.load(kilt)
     assert len(seen["sources"]) == everything
     assert seen["parsed"] == [str(kilt), "stdlib/seats.rules", "stdlib/decks.rules", str(kilt), str(kilt)]
-
-
-def test_a_pointer_of_another_file_is_not_followed(cache, seen, tmp_path, monkeypatch):
-    text = Path(regnum.resources.find_ruleset("kings_kilt", ())).read_text(encoding="utf-8")
-    for name in ("one", "two"):
-        (tmp_path / f"{name}.rules").write_text(text, encoding="utf-8")
-        regnum.load(tmp_path / f"{name}.rules")
-        _new_process(monkeypatch)
-    everything = len(seen["sources"]) // 2
-    pointers = {}
-    for path in cache.glob("lastcode-*.cache"):
-        family, key = marshal.loads(path.read_bytes())
-        pointers[Path(family[3]).name] = (path, family, key)
-    one, two = pointers["one.rules"], pointers["two.rules"]
-    one[0].write_bytes(marshal.dumps((two[1], two[2])))   # one's pointer now holds two's, whole
-    _edit(tmp_path / "one.rules", _KILT, _KILT + "!")
-    regnum.load(tmp_path / "one.rules")
-    assert len(seen["sources"]) == 3 * everything

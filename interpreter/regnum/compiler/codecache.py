@@ -28,11 +28,11 @@ it reads: its name and text, and the limits.
 An author edits a ruleset and loads it again, and again: each text is another file, which
 would start empty, so that every file the load reads is parsed again (a variant's base and the
 stdlib modules it imports, unchanged) and every source compiled again (most of them the same).
-So a load that finds no file of its own starts from the file written last for the same first
-file name and limits (named by a small file of its own, `lastcode-…`, and kept in the process
-likewise): its entries are found by their exact text, as any entry is, so a tree or a code
-object it gives is the one the load would have made; what the load used of it is written
-into the load's own file with the rest.
+So a load that finds no file of its own starts from the file of the same first file name and
+limits used last (the files of a first file's texts share the start of their names, and
+reading a file marks it used; in the process, the load kept last): its entries are found by
+their exact text, as any entry is, so a tree or a code object it gives is the one the load
+would have made; what the load used of it is written into the load's own file with the rest.
 """
 from __future__ import annotations
 
@@ -48,9 +48,6 @@ _FORMAT = "regnum-code-2"
 _KEPT_IN_PROCESS = 16          # rulesets whose code objects a process keeps (most recently used)
 _KEPT_ON_DISK = 64             # files of rulesets kept in the cache folder (most recently used)
 _MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 0.2–0.7 MB is usual
-
-_LATEST = "lastcode"           # the kind of file naming, for a first file and limits, the file written last
-_MAX_LATEST_BYTES = 1 << 16     # such a file holds two keys: a larger one is not read
 
 _in_process: dict[tuple, dict] = {}
 _latest_in_process: dict[tuple, tuple] = {}   # a first file and limits -> the key of its load kept last
@@ -69,7 +66,7 @@ class CodeCache:
         self.from_process = self.known is not None
         self.inherited = False   # the entries known are those of an earlier text of the first file
         if self.known is None:
-            self.known = _read(key)
+            self.known = _read(key, family)
             if not self.known and family is not None:
                 self.known = _latest(family)
                 self.inherited = bool(self.known)
@@ -129,8 +126,7 @@ class CodeCache:
             while len(_latest_in_process) > _KEPT_IN_PROCESS:
                 del _latest_in_process[next(iter(_latest_in_process))]
         if self.compiled or self.trees_made or self.inherited:
-            if _write(self.key, self.used) and self.family is not None:
-                _write_latest(self.family, self.key)
+            _write(self.key, self.used, self.family)
 
 
 def for_ruleset(text_hash: str, limits) -> CodeCache:
@@ -167,27 +163,37 @@ def forget_in_process() -> None:
 
 def _latest(family: tuple) -> dict:
     """The entries kept last for the first file and limits `family` (by a load of another text
-    of it: the load asking found nothing of its own), in the process, else on disk. Nothing when
-    there are none, or a file is missing, damaged or not safely the user's."""
+    of it: the load asking found nothing of its own), in the process, else in the family's file
+    used last. Nothing when there are none, or that file is damaged, foreign or not safely the
+    user's."""
     last = _latest_in_process.get(family)
     if last in _in_process:
         return _in_process[last]
-    path = diskcache.cache_file(_LATEST, *family)
-    data = diskcache.read(path, _MAX_LATEST_BYTES) if path is not None else None
+    path = diskcache.newest(_kind(family))
+    data = diskcache.read(path, _MAX_FILE_BYTES) if path is not None else None
     if data is None:
         return {}
     try:
-        named = marshal.loads(data)
+        data = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return {}
-    if not (type(named) is tuple and len(named) == 2 and named[0] == list(family) and type(named[1]) is list
-            and all(type(part) is str for part in named[1])):
+    key = data[0] if type(data) is tuple and len(data) == 2 else None
+    if not (type(key) is list and len(key) == len(family) + 1 and all(type(part) is str for part in key)
+            and key[:-2] + key[-1:] == list(family)):
         return {}
-    return _read(tuple(named[1]))
+    return _entries(data, tuple(key))
 
 
-def _read(key: tuple) -> dict:
-    path = diskcache.cache_file("code", *key)
+def _kind(family: tuple | None) -> str:
+    """The kind of the files of a load's texts: those of one first file and limits share it
+    (`code-<their digest>`), so the one used last is found without knowing its text."""
+    if family is None:
+        return "code"
+    return "code-" + hashlib.sha256("\0".join(family).encode("utf-8")).hexdigest()[:16]
+
+
+def _read(key: tuple, family: tuple | None = None) -> dict:
+    path = diskcache.cache_file(_kind(family), *key)
     data = diskcache.read(path, _MAX_FILE_BYTES) if path is not None else None
     if data is None:
         return {}
@@ -210,23 +216,13 @@ def _entries(data, key: tuple) -> dict:
     return out
 
 
-def _write(key: tuple, used: dict) -> bool:
-    """Write the file of `key`; whether it was written."""
-    path = diskcache.cache_file("code", *key)
+def _write(key: tuple, used: dict, family: tuple | None = None) -> None:
+    path = diskcache.cache_file(_kind(family), *key)
     if path is None:
-        return False
+        return
     try:
         data = marshal.dumps((list(key), [k + (code,) for k, code in used.items()]))
     except ValueError:   # something marshal cannot write: keep nothing
-        return False
+        return
     if len(data) <= _MAX_FILE_BYTES and diskcache.write(path, data):
         diskcache.prune("code", _KEPT_ON_DISK)
-        return True
-    return False
-
-
-def _write_latest(family: tuple, key: tuple) -> None:
-    """Name the file of `key` as the one kept last for `family`."""
-    path = diskcache.cache_file(_LATEST, *family)
-    if path is not None and diskcache.write(path, marshal.dumps((list(family), list(key)))):
-        diskcache.prune(_LATEST, _KEPT_ON_DISK)
