@@ -274,6 +274,21 @@ def test_in_one_process_an_edit_starts_from_the_text_loaded_last(seen, tmp_path,
     codecache.forget_in_process()
 
 
+def test_rulesets_loaded_between_edits_change_nothing(cache, seen, tmp_path, monkeypatch):
+    kilt, other = _kilt_copies(tmp_path, "kilt.rules", "other.rules")
+    regnum.load(kilt)
+    everything = len(seen["sources"])
+    _new_process(monkeypatch)
+    regnum.load(other)
+    regnum.load("kings_road")
+    _edit(kilt, _KILT, _KILT + "!")
+    _new_process(monkeypatch)
+    before = len(seen["sources"])
+    regnum.load(kilt)
+    assert len(seen["sources"]) == before + 1 and seen["parsed"][-1] == str(kilt)
+    assert before > 2 * everything
+
+
 def test_a_broken_edit_leaves_the_last_good_text_to_start_from(cache, seen, tmp_path, monkeypatch):
     [kilt] = _kilt_copies(tmp_path, "kilt.rules")
     regnum.load(kilt)
