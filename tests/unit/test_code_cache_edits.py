@@ -80,8 +80,8 @@ def _games(rules) -> list[str]:
     return [agents.play_random_game(rules, 4, seed).to_json() for seed in (1, 2)]
 
 
-def _sources_without_cache(monkeypatch, seen, path, **load) -> list:
-    """Every source a load of `path` compiles when nothing is kept anywhere."""
+def _sources_without_cache(monkeypatch, seen, path, **load) -> tuple[list, regnum.Ruleset]:
+    """Every source a load of `path` compiles when nothing is kept anywhere, and the ruleset."""
     monkeypatch.setenv(diskcache.CACHE_ENV, "off")
     _new_process(monkeypatch)
     before = len(seen["sources"])
@@ -122,7 +122,7 @@ def test_the_edited_text_keeps_a_whole_file_of_its_own(cache, seen, tmp_path, mo
     files = sorted(cache.glob("code-*.cache"))
     assert len(files) == 2 and len({path.name[:21] for path in files}) == 1   # "code-" and the file's digest
 
-    for path in files:   # the earlier text's file deleted: the edited text's alone serves
+    for path in files:   # the earlier text's file deleted (its tree's key is the file's text)
         _, entries = marshal.loads(path.read_bytes())
         if not any(_NOBLE + "!" in source for source, _, _, _ in entries):
             path.unlink()
