@@ -56,3 +56,16 @@ def test_a_round_really_loads(tmp_path):
     cache = tmp_path / "side"
     cache.mkdir(mode=0o700)
     assert script("head_to_head")._round(ROOT, cache, "kings_kilt", 1, edits=1) > 0
+
+
+def test_both_checkouts_are_compiled_to_bytecode_before_any_round(tmp_path, monkeypatch, capsys):
+    module = script("head_to_head")
+    events = []
+    monkeypatch.setattr(module.compileall, "compile_dir", lambda folder, quiet: events.append(("compiled", folder)))
+    monkeypatch.setattr(module, "_round", lambda checkout, cache, ruleset, games, edits=0:
+                        events.append(("round", str(checkout))) or 1.0)
+    other = tmp_path / "other"
+    (other / "interpreter" / "regnum").mkdir(parents=True)
+    assert module.main([str(other), str(ROOT), "kings_kilt", "--edits", "1", "--rounds", "1"]) == 0
+    assert events == [("compiled", str(other / "interpreter")), ("compiled", str(ROOT / "interpreter")),
+                      ("round", str(other)), ("round", str(ROOT))]
