@@ -20,8 +20,9 @@ slow moment of the machine is left out.
 With `--edits N`, no game either: what an author waits for after each edit. Each side copies
 the checkout's `rulesets/` folder (or the folder of a `.rules` file given) into a folder of its
 own, with a disk cache of its own; one process loads the ruleset's copy, then the copy is
-edited N times (a comment added at its end: another text, the same rules), each edit loaded
-by a new process; the figure of a round is the median CPU time of those N loads, in ms.
+edited N times (a comment line put before a declaration in its middle: another text, the same
+rules, the lines after it moved), each edit loaded by a new process; the figure of a round is
+the median CPU time of those N loads, in ms.
 
     git worktree add /tmp/before <commit>
     .venv/bin/python benchmarks/head_to_head.py /tmp/before . kingdom_builder --games 30 --rounds 5
@@ -113,13 +114,21 @@ def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> floa
     times = []
     for k in range(edits + 1):
         if k:
-            with target.open("a", encoding="utf-8") as f:
-                f.write(f"\n# edit {k}\n")
+            target.write_text(_edited(target.read_text(encoding="utf-8"), k), encoding="utf-8")
         out = subprocess.run([sys.executable, "-c", _EDITED, str(target), str(copy)], env=env,
                              capture_output=True, text=True, check=True)
         if k:
             times.append(float(out.stdout.strip().splitlines()[-1]))
     return statistics.median(times)
+
+
+def _edited(text: str, k: int) -> str:
+    """`text` with a comment line `# edit k` put before the first declaration from its middle on
+    (a line that begins with a letter), else at its end: another text, the same rules, the
+    lines after it moved by one."""
+    lines = text.split("\n")
+    at = next((i for i in range(len(lines) // 2, len(lines)) if lines[i][:1].isalpha()), len(lines))
+    return "\n".join(lines[:at] + [f"# edit {k}"] + lines[at:])
 
 
 def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool = False, fuzz: bool = False,

@@ -15,7 +15,7 @@ import sys
 from collections import OrderedDict
 from contextlib import contextmanager
 
-from . import ast, loading
+from . import ast, loading, reparse
 from .diagnostics import Diagnostic, RulesetError
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .source import SourceRegistry
@@ -593,7 +593,7 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
         return module
     module = loading.kept_tree(file, text)   # built by an earlier process
     if module is None:
-        module = _build_module(text, file, limits)
+        module = _from_earlier(text, file, limits) or _build_module(text, file, limits)
         loading.keep_tree(file, text, module)
     else:
         SourceRegistry.remember(file, text)
@@ -603,6 +603,19 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
         while _built_size > _BUILT_CHARACTERS:
             (_, old, _), _ = _BUILT.popitem(last=False)
             _built_size -= len(old)
+    return module
+
+
+def _from_earlier(text: str, file: str, limits: Limits) -> ast.Module | None:
+    """The tree of `text` made from the tree of an earlier text of the same file, built in this
+    process or kept by the load's cache (reparse.py), when there is one and the edit allows."""
+    earlier = next(((t, module) for (f, t, held), module in reversed(_BUILT.items())
+                    if f == file and held == limits and t != text), None) or loading.earlier_tree(file, text)
+    if earlier is None:
+        return None
+    module = reparse.rebuilt(text, earlier[0], earlier[1], file, limits,
+                             lambda run: _build_module(run, file, limits))
+    SourceRegistry.remember(file, text)   # parsing a run remembered the run
     return module
 
 

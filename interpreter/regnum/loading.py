@@ -47,6 +47,12 @@ def kept_tree(filename: str, text: str):
     return found.tree(text, filename) if found is not None else None
 
 
+def earlier_tree(filename: str, text: str):
+    """(another text of the file, its tree) kept by the load's cache, or None."""
+    found = cache()
+    return found.earlier_tree(text, filename) if found is not None else None
+
+
 def keep_tree(filename: str, text: str, tree) -> None:
     """Keep `tree`, built from `text`, in the load's cache (written with its code)."""
     found = cache()

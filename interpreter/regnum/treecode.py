@@ -30,7 +30,7 @@ _PLAIN = (int, str, bool, type(None))
 MAX_TEXT = 256 * 1024
 # The modules whose code decides what tree a text gives, this one included: any change to one
 # is another key for the trees kept (`digest`).
-_BUILDERS = ("parse", "build", "ast", "records", "source", "limits", "diagnostics", "treecode")
+_BUILDERS = ("parse", "build", "reparse", "ast", "records", "source", "limits", "diagnostics", "treecode")
 
 
 def source_of(module: ast.Module) -> str | None:

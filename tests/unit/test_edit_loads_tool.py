@@ -45,8 +45,10 @@ def test_each_edit_is_loaded_by_a_process_of_its_own_from_a_copy(tmp_path, monke
         return type("Done", (), {"stdout": next(outputs)})()
     monkeypatch.setattr(module.subprocess, "run", run)
     assert module._round(ROOT, cache, str(folder / "toy.rules"), 1, edits=3) == 50.0   # the first load filled
-    assert [text for text, _, _ in loaded] == [TOY, TOY + "\n# edit 1\n", TOY + "\n# edit 1\n\n# edit 2\n",
-                                               TOY + "\n# edit 1\n\n# edit 2\n\n# edit 3\n"]
+    middle = 'game toy "Toy"\nplayers 2..2\n\n'   # the text's middle: the comments go before `flow:`
+    assert [text for text, _, _ in loaded] == [
+        TOY, middle + "# edit 1\nflow:\n    pass\n", middle + "# edit 1\n# edit 2\nflow:\n    pass\n",
+        middle + "# edit 1\n# edit 2\n# edit 3\nflow:\n    pass\n"]
     assert all(in_copy for _, in_copy, _ in loaded)
     assert len({where for _, _, where in loaded}) == 1 and Path(loaded[0][2]).parent == cache
     assert (folder / "toy.rules").read_text(encoding="utf-8") == TOY   # the author's file untouched

@@ -95,6 +95,19 @@ class CodeCache:
             self.used[key] = code
         return tree
 
+    def earlier_tree(self, text: str, filename: str):
+        """(another text of file `filename`, its tree) among the entries known — those of an
+        earlier text's file, after an edit — or None."""
+        key = _tree_key(text, filename)
+        if key is None:
+            return None
+        for (earlier, name, mode), code in self.known.items():
+            if name == key[1] and mode == key[2] and earlier != text:
+                tree = treecode.rebuilt(code)
+                if tree is not None:
+                    return earlier, tree
+        return None
+
     def keep_tree(self, text: str, filename: str, tree) -> None:
         """Keep the code that rebuilds `tree`, built from `text`, when it can be written, the
         file is not too large (treecode.MAX_TEXT) and there is a cache folder to write it in
