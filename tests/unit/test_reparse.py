@@ -176,6 +176,8 @@ def test_a_load_after_an_edit_parses_the_run_alone_and_reports_where_the_mistake
     [mistake] = [d for d in refused.value.diagnostics if d.is_error]
     assert (mistake.code, mistake.span.line, mistake.span.column) == ("E101", 16, 13)
     assert "16 |     set n = zz" in str(refused.value)   # the line quoted is the edited text's
+    from regnum.source import SourceRegistry
+    assert SourceRegistry.line(str(path), 4) == 'game toy "Toy"'   # every line of it: the run's and the rest
     regnum.compiler.codecache.forget_in_process()
 
 
