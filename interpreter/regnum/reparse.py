@@ -39,7 +39,7 @@ def rebuilt(text: str, earlier_text: str, earlier: ast.Module, file: str, limits
     edit cannot be read so."""
     old, new = earlier_text.split("\n"), text.split("\n")
     decls = earlier.decls
-    if not decls or old == new or not all(_whole_lines(d.span) for d in decls):
+    if not decls or old == new:
         return None
     same = 0
     for a, b in zip(old, new):
@@ -56,21 +56,14 @@ def rebuilt(text: str, earlier_text: str, earlier: ast.Module, file: str, limits
     # overlapping them (or, for lines only added, holding the place they were added at), and
     # one more on each side.
     first, last = same + 1, len(old) - shared_end + 1
-    touched = [i for i, d in enumerate(decls)
-               if d.span.line < max(last, first + 1) and _end(d.span) > first]
+    touched = [i for i, d in enumerate(decls) if d.span.line < max(last, first + 1) and d.span.end_line > first]
     if touched:
         lo, hi = max(touched[0] - 1, 0), min(touched[-1] + 1, len(decls) - 1)
-    else:   # lines before the first declaration, or after the last
-        after = [i for i, d in enumerate(decls) if d.span.line >= first]
-        lo = max((after[0] if after else len(decls)) - 1, 0)
-        hi = min(lo + 1, len(decls) - 1)
+    else:   # lines before the first declaration, or after the last: the one next to them
+        lo = hi = 0 if first < decls[0].span.line else len(decls) - 1
     start = 1 if lo == 0 else decls[lo].span.line          # the header comments go with the first
-    end = _end(decls[hi].span) if hi < len(decls) - 1 else len(old) + 1
-    if start - 1 > same or end < len(old) + 1 - shared_end:
-        return None   # the lines before or after the run are not all the texts share
+    end = decls[hi].span.end_line if hi < len(decls) - 1 else len(old) + 1
     stop = end + moved                                     # where the run ends in the new text
-    if not (1 <= start <= stop <= len(new) + 1):
-        return None
     run = "\n" * (start - 1) + "\n".join(new[start - 1:stop - 1])
     if stop - 1 < len(new):
         run += "\n"
@@ -89,15 +82,6 @@ def rebuilt(text: str, earlier_text: str, earlier: ast.Module, file: str, limits
         whole = parse_alone(text)
         assert module == whole, f"{file}: the tree made from the earlier one differs from the parsed one"
     return module
-
-
-def _whole_lines(span: Span) -> bool:
-    """A declaration's span runs from a line's start to another's (or to the end of the text)."""
-    return span.column == 1 and span.end_column == 1
-
-
-def _end(span: Span) -> int:
-    return span.end_line
 
 
 def _moved(decls: tuple, lines: int) -> tuple:

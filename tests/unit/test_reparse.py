@@ -193,3 +193,19 @@ def test_without_an_earlier_tree_the_whole_text_is_parsed(tmp_path, monkeypatch)
     assert parsed == [TOY, TOY.replace("const c = 3", "const c = 4"), TOY.replace("const c = 3", "const c = 5")]
     build.build_module(TOY.replace("const c = 3", "const c = 6"), "a.rules")   # the same file and limits
     assert parsed[-1] == "\n" * 12 + "flow:\n    set n = a + 1\n    set n = n + b[0]\n\nconst c = 6\n"
+
+
+def test_the_earlier_tree_kept_is_the_files_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("REGNUM_CACHE_DIR", str(tmp_path / "cache"))
+    from regnum.compiler import codecache
+    cache = codecache.CodeCache(("a test's",))
+    other = TOY.replace("const c = 3", "const c = 30")
+    for text, file in ((TOY, "other.rules"), (other, "toy.rules")):   # another file's first, with the same lines
+        cache.keep_tree(text, file, _tree(text, file))
+    [(_, _, mode)] = [key for key in cache.used if key[1] == "<regnum tree toy.rules>"]
+    stale = TOY.replace("const c = 3", "const c = 300")   # kept by another builder: never used
+    cache.known = {(stale, "<regnum tree toy.rules>", "tree another-builder"): cache.used[(other, "<regnum tree toy.rules>", mode)],
+                   **cache.used}
+    earlier, tree = cache.earlier_tree(TOY, "toy.rules")
+    assert (earlier, tree) == (other, _tree(other, "toy.rules"))
+    assert cache.earlier_tree(TOY, "third.rules") is None
