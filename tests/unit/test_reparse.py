@@ -151,7 +151,8 @@ def test_a_file_past_the_limit_of_declarations_is_left_to_a_whole_parse():
 
 def test_the_header_and_the_end_of_a_file_are_edited_too(verify):
     for edited in (TOY.replace("# for the tests", "# for the tests, edited"), TOY + "const d = 4\n",
-                   TOY.rstrip("\n"), "# new first line\n" + TOY):
+                   TOY.rstrip("\n"), "# new first line\n" + TOY, "const first = 1\n" + TOY,
+                   TOY.replace("# a toy\n", "# a toy\nconst first = 1\n")):
         module, _ = _rebuilt(TOY, edited)
         assert module == _tree(edited), edited
 
