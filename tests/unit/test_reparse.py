@@ -210,3 +210,10 @@ def test_the_earlier_tree_kept_is_the_files_own(tmp_path, monkeypatch):
     earlier, tree = cache.earlier_tree(TOY, "toy.rules")
     assert (earlier, tree) == (other, _tree(other, "toy.rules"))
     assert cache.earlier_tree(TOY, "third.rules") is None
+
+
+def test_a_file_of_crlf_lines_is_read_alike(verify):
+    crlf = TOY.replace("\n", "\r\n")
+    edited = crlf.replace("const a = 1\r\n", "const a = 1\r\n# moved\r\n").replace("set n = a + 1", "set n = a + 9")
+    module, _ = _rebuilt(crlf, edited)
+    assert module == _tree(edited) and [d.span.line for d in module.decls][-2:] == [14, 18]
