@@ -96,8 +96,7 @@ def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> floa
     process after another edit, the cache (a new one each round) filled by one load of the copy
     as it was."""
     cache = Path(tempfile.mkdtemp(dir=cache))
-    env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
-               PYTHONHASHSEED="0")
+    env = _env(checkout, cache)
     given = Path(ruleset)
     if given.suffix == ".rules":
         folder, relative = given.resolve().parent, Path(given.name)
@@ -122,6 +121,12 @@ def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> floa
     return statistics.median(times)
 
 
+def _env(checkout: Path, cache: Path) -> dict:
+    """The environment of a side's process: its own modules, its own cache."""
+    return dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
+                PYTHONHASHSEED="0")
+
+
 def _edited(text: str, k: int) -> str:
     """`text` with a comment line `# edit k` put before the first declaration from its middle on
     (a line that begins with a letter), else at its end: another text, the same rules, the
@@ -137,8 +142,7 @@ def _round(checkout: Path, cache: Path, ruleset: str, games: int, coverage: bool
     loads instead; with `edits`, the median CPU milliseconds of a load after an edit."""
     if edits:
         return _edited_loads(checkout, cache, ruleset, edits)
-    env = dict(os.environ, PYTHONPATH=str(checkout / "interpreter"), REGNUM_CACHE_DIR=str(cache),
-               PYTHONHASHSEED="0")
+    env = _env(checkout, cache)
     if loads:
         command = [sys.executable, "-c", _LOADS, ruleset, str(loads)]
     else:

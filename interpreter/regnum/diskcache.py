@@ -103,16 +103,10 @@ def write(path: Path, data: bytes) -> bool:
 def newest(kind: str) -> Path | None:
     """The file of `kind` used last (read or written), when it is safely the user's; None when
     there is none, or no safe folder."""
-    folder = cache_dir()
-    if folder is None:
-        return None
     try:
-        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)
-                 if entry.name.startswith(f"{kind}-") and entry.name.endswith(".cache") and entry.is_file()]
-        if not files:
-            return None
-        path = Path(max(files)[1])
-        return path if _private(path, is_dir=False) else None
+        files = _by_use(kind)
+        path = Path(files[0]) if files else None
+        return path if path is not None and _private(path, is_dir=False) else None
     except OSError:
         return None
 
@@ -120,14 +114,20 @@ def newest(kind: str) -> Path | None:
 def prune(kind: str, keep: int) -> None:
     """Delete all but the `keep` most recently written files of `kind`: a cache keyed by
     what an author edits (a ruleset's hash) would otherwise grow with every edit."""
-    folder = cache_dir()
-    if folder is None:
-        return
     try:
-        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)
-                 if entry.name.startswith(f"{kind}-") and entry.name.endswith(".cache") and entry.is_file()]
-        files.sort(reverse=True)
-        for _, path in files[keep:]:
+        for path in _by_use(kind)[keep:]:
             os.unlink(path)
     except OSError:
         pass
+
+
+def _by_use(kind: str) -> list[str]:
+    """The paths of the files of `kind` in the cache folder, the one used last first (none
+    without a folder)."""
+    folder = cache_dir()
+    if folder is None:
+        return []
+    files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)
+             if entry.name.startswith(f"{kind}-") and entry.name.endswith(".cache") and entry.is_file()]
+    files.sort(reverse=True)
+    return [path for _, path in files]

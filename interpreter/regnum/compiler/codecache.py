@@ -182,14 +182,7 @@ def _latest(family: tuple) -> dict:
     last = _latest_in_process.get(family)
     if last in _in_process:
         return _in_process[last]
-    path = diskcache.newest(_kind(family))
-    data = diskcache.read(path, _MAX_FILE_BYTES) if path is not None else None
-    if data is None:
-        return {}
-    try:
-        data = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return {}
+    data = _loaded(diskcache.newest(_kind(family)))
     key = data[0] if type(data) is tuple and len(data) == 2 else None
     if not (type(key) is list and key[:-2] + key[-1:] == list(family)):   # the text's digest aside
         return {}
@@ -205,14 +198,19 @@ def _kind(family: tuple | None) -> str:
 
 
 def _read(key: tuple, family: tuple | None = None) -> dict:
-    path = diskcache.cache_file(_kind(family), *key)
+    return _entries(_loaded(diskcache.cache_file(_kind(family), *key)), key)
+
+
+def _loaded(path):
+    """What the cache file at `path` holds, read back with marshal; None when there is no
+    such file, or it cannot be read."""
     data = diskcache.read(path, _MAX_FILE_BYTES) if path is not None else None
     if data is None:
-        return {}
+        return None
     try:
-        return _entries(marshal.loads(data), key)
+        return marshal.loads(data)
     except (EOFError, ValueError, TypeError):
-        return {}
+        return None
 
 
 def _entries(data, key: tuple) -> dict:
