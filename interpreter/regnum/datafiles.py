@@ -11,7 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import confine
+from . import confine, loading
 from .diagnostics import Diagnostic, RulesetError
 from .source import SourceRegistry, Span
 
@@ -43,6 +43,7 @@ def load(folder: Path, relative: str, span: Span, display_folder: str,
         raise _error("E008", refused.message, span, hint) from None
     except (ValueError, OSError) as err:  # a NUL in the name…
         raise _error("E008", f"data file {relative!r} cannot be named: {err}", span) from None
+    loading.asked_for(target)
     try:
         if target.exists() and not target.is_file():
             raise _error("E008", f"data file {relative!r} is not a regular file", span)

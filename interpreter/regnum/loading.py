@@ -7,14 +7,22 @@ ruleset's hash: a load names it by the first file it reads (its name and text; a
 base and the stdlib modules it imports are looked up inside it). `regnum.load` opens a load
 in its context; build.py asks it for trees; the compiler takes its code cache from it.
 Outside a load (a test building one file, `regnum diff`), nothing is kept.
+
+A watcher (`regnum check --watch`, watch.py) checks a ruleset again whenever a file it read
+changes: `noting_reads` tells it every file a load asks for — the ruleset, its bases, the
+stdlib modules it imports, its data files — also when the load fails part way.
 """
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
+from pathlib import Path
 
 # [opener, cache]: opener(filename, text) makes the cache when the load reads its first file.
 _under_way: contextvars.ContextVar = contextvars.ContextVar("regnum_load", default=None)
+# The files asked for while noting_reads is open (None: nobody is noting).
+_reads: contextvars.ContextVar = contextvars.ContextVar("regnum_reads", default=None)
 
 
 @contextlib.contextmanager
@@ -58,3 +66,24 @@ def keep_tree(filename: str, text: str, tree) -> None:
     found = cache()
     if found is not None:
         found.keep_tree(text, filename, tree)
+
+
+@contextlib.contextmanager
+def noting_reads():
+    """Yields the list of the paths of every file asked for by the loads made meanwhile, in
+    the order asked, each once; one that could not be read is listed too (it may appear)."""
+    noted: list = []
+    token = _reads.set(noted)
+    try:
+        yield noted
+    finally:
+        _reads.reset(token)
+
+
+def asked_for(path) -> None:
+    """A load asks for the file at `path` (before reading it)."""
+    noted = _reads.get()
+    if noted is not None:
+        path = Path(os.path.abspath(path))   # one file, however it was named
+        if path not in noted:
+            noted.append(path)

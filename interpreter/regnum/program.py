@@ -12,7 +12,7 @@ from pathlib import Path
 
 import dataclasses
 
-from . import ast, confine, datafiles, resources
+from . import ast, confine, datafiles, loading, resources
 from .build import build_module
 from .diagnostics import Diagnostic, RulesetError, did_you_mean
 from .limits import DEFAULT as DEFAULT_LIMITS, Limits
@@ -247,6 +247,7 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
         # never show another file's lines as syntax errors, even through a link named x.rules
         raise RulesetError([_error("E000", f"{path} is not a ruleset file (.rules)",
                                    Span(str(path), 0, 0, 0, 0), "a ruleset file's name ends in .rules")])
+    loading.asked_for(path)
     try:
         text = read_ruleset(path, limits, _named_at)
     except UnicodeDecodeError as err:
@@ -406,6 +407,7 @@ def _import(program: Program, collector: _Collector, name: str, span) -> None:
     if not hasattr(program, "_imported_modules"):
         program._imported_modules = set()
     program._imported_modules.add((name, None))
+    loading.asked_for(path)
     text = path.read_text(encoding="utf-8-sig")
     program.stdlib_digests[name] = hashlib.sha256(text.encode()).hexdigest()
     module = build_module(text, f"stdlib/{name}.rules")

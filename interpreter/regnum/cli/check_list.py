@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import click
 
@@ -84,7 +85,12 @@ def _check_one(argument: str, quiet: bool) -> dict:
 @limit_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every diagnostic.")
 @rules_path_flag
-def check(rulesets: tuple[str, ...], as_json: bool) -> None:
+@click.option("--watch", "watching", is_flag=True,
+              help="Check again each time a file the rulesets read changes (a base, an import, a "
+                   "data file too), until Ctrl-C.")
+@click.option("--interval", type=click.FloatRange(0.01, 60), default=None, metavar="SECONDS",
+              help="With --watch: the time between two looks at the files (default 0.25).")
+def check(rulesets: tuple[str, ...], as_json: bool, watching: bool, interval: float | None) -> None:
     """Check rulesets and print their errors and warnings.
 
     Loads each RULESET (path or bundled name) through the parser and every checker pass, and
@@ -95,14 +101,66 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     "diagnostics": [{"code", "severity", "message", "file", "line", "column"}], "options":
     [{"name", "type", "location"}]}]} (options only for a ruleset that loads).
 
+    With --watch, checks again each time a file the rulesets read changes (looked at every
+    --interval seconds), in the same process, which builds the edited text from what it kept
+    of the last one: an edit is checked in a fraction of a new command's time. Each check
+    after the first is headed on stderr by the files that changed, and followed by the time it
+    took and the files watched. With --json, one object a check, one a line, with "changed"
+    (the files that changed, none at first), "seconds" and "watching" (the files watched)
+    added. Ctrl-C stops; the exit code is then the last check's.
+
     \b
     Example:
       regnum check kings_road rulesets/variants/permanent_nobles.rules
+      regnum check --watch my_variant.rules
     """
+    if interval is not None and not watching:
+        raise click.BadParameter("only a check that watches looks at the files again: add --watch",
+                                 param_hint="'--interval'")
+    if watching:
+        from ..watch import DEFAULT_INTERVAL
+        _check_while_watching(rulesets, as_json, DEFAULT_INTERVAL if interval is None else interval)
+        return
     reports = [_check_one(argument, quiet=as_json) for argument in rulesets]
     if as_json:
         click.echo(json.dumps({"rulesets": reports}))
     if not all(report["ok"] for report in reports):
+        raise click.exceptions.Exit(1)
+
+
+def _check_while_watching(rulesets: tuple[str, ...], as_json: bool, interval: float) -> None:
+    """`regnum check --watch`: each check as the command makes it, then the files it read
+    watched (watch.py)."""
+    from .. import confine, loading, watch
+
+    last_ok = True
+
+    def check_again(changed: list) -> list:
+        nonlocal last_ok
+        if changed and not as_json:
+            echo(f"── {time.strftime('%H:%M:%S')} {', '.join(confine.display(p) for p in changed)} "
+                 "changed", err=True)
+        started = time.perf_counter()
+        with loading.noting_reads() as read:
+            reports = [_check_one(argument, quiet=as_json) for argument in rulesets]
+        seconds = time.perf_counter() - started
+        last_ok = all(report["ok"] for report in reports)
+        if as_json:
+            click.echo(json.dumps({"rulesets": reports, "changed": [str(p) for p in changed],
+                                   "seconds": round(seconds, 4), "watching": [str(p) for p in read]}))
+        elif read:
+            files = "1 file" if len(read) == 1 else f"{len(read)} files"
+            echo(f"checked in {seconds * 1000:.0f} ms; watching {files} (Ctrl-C stops)", err=True)
+        if not read:
+            echo("error: nothing to watch: no ruleset file was found", err=True)
+            raise click.exceptions.Exit(1)
+        return read
+
+    try:
+        watch.watch(check_again, interval)
+    except KeyboardInterrupt:
+        pass
+    if not last_ok:
         raise click.exceptions.Exit(1)
 
 

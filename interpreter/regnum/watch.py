@@ -1,0 +1,64 @@
+"""Running a check again each time a file it read changes (`regnum check --watch`).
+
+An author edits a ruleset, saves, and wants to know at once whether it still loads. A new
+`regnum check` process pays at every save for what a process starts with — importing regnum,
+reading the parser's tables, reading the ruleset's cache — and then for the load. A process
+that stays pays for the load only, and less: it holds the trees and the code of the text it
+loaded last, from which the edited text is built (build.py, reparse.py, codecache.py).
+
+The files are polled: each is `stat`ed a few times a second, and one whose size, time of
+change or inode differs has changed. A ruleset reads a handful of files, so polling costs
+next to nothing, needs no library, and works alike on every system and on network folders,
+where notifications from the operating system are not always sent. A save is taken once it
+is over: the files are read again, a moment later, until two readings agree (an editor may
+empty a file before writing it).
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+DEFAULT_INTERVAL = 0.25   # seconds between two readings of the files
+SETTLE = 0.05             # seconds between the readings that tell a save is over
+
+
+def signature(path: Path) -> tuple | None:
+    """What tells that the file at `path` changed: its time of change, size and inode; None
+    when it cannot be read (missing, for one)."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_mtime_ns, found.st_size, found.st_ino)
+
+
+def watch(check: Callable[[list[Path]], Iterable[Path]], interval: float = DEFAULT_INTERVAL,
+          sleep: Callable[[float], object] = time.sleep) -> None:
+    """Call `check([])`, then `check(changed)` each time a file among those the last call
+    returned changes, `changed` being those files, in the order returned. Runs until
+    interrupted (KeyboardInterrupt is the caller's to catch)."""
+    files = _readings(check([]))
+    while True:
+        sleep(interval)
+        if all(signature(path) == seen for path, seen in files.items()):
+            continue
+        now = _readings(files)
+        while True:   # until the save is over
+            sleep(min(SETTLE, interval))
+            again = _readings(files)
+            if again == now:
+                break
+            now = again
+        changed = [path for path, seen in files.items() if now[path] != seen]
+        if not changed:   # changed, then changed back
+            continue
+        checked = list(check(changed))
+        # A file read before is compared with its reading before the check: a save made
+        # while it ran is seen at the next reading.
+        files = {path: now[path] if path in now else signature(path) for path in checked}
+
+
+def _readings(paths: Iterable[Path]) -> dict[Path, tuple | None]:
+    return {path: signature(path) for path in paths}
