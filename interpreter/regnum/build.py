@@ -590,6 +590,7 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
     if module is not None:
         _BUILT.move_to_end(key)
         SourceRegistry.remember(file, text)   # its lines, for the messages that quote them
+        loading.hold_tree(file, text, module)   # the load's file holds every tree it read
         return module
     module = loading.kept_tree(file, text)   # built by an earlier process
     if module is None:

@@ -39,6 +39,8 @@ def load(folder: Path, relative: str, span: Span, display_folder: str,
     try:
         target = confine.find_data(folder, relative, search, SUFFIXES)
     except confine.Refused as refused:
+        if refused.code == "not-found":
+            loading.asked_for(folder / path)   # where it is first looked for: it may appear
         hint = confine.DATA_HINT if refused.code == "outside" else refused.hint
         raise _error("E008", refused.message, span, hint) from None
     except (ValueError, OSError) as err:  # a NUL in the name…

@@ -61,6 +61,14 @@ def earlier_tree(filename: str, text: str):
     return found.earlier_tree(text, filename) if found is not None else None
 
 
+def hold_tree(filename: str, text: str, tree) -> None:
+    """`tree`, built from `text` earlier in this process, is read by the load: its file holds it
+    as it holds a tree it built (a later process, loading the same texts, parses nothing)."""
+    found = cache()
+    if found is not None:
+        found.hold_tree(text, filename, tree)
+
+
 def keep_tree(filename: str, text: str, tree) -> None:
     """Keep `tree`, built from `text`, in the load's cache (written with its code)."""
     found = cache()
@@ -70,9 +78,11 @@ def keep_tree(filename: str, text: str, tree) -> None:
 
 @contextlib.contextmanager
 def noting_reads():
-    """Yields the list of the paths of every file asked for by the loads made meanwhile, in
-    the order asked, each once; one that could not be read is listed too (it may appear)."""
-    noted: list = []
+    """Yields a dict of the paths of every file asked for by the loads made meanwhile, in the
+    order asked, each once, to the file's `signature` when first asked for (so that a save made
+    after a file was read tells, however long the rest of the load took); one that could not be
+    read is noted too, with None (it may appear)."""
+    noted: dict = {}
     token = _reads.set(noted)
     try:
         yield noted
@@ -86,4 +96,14 @@ def asked_for(path) -> None:
     if noted is not None:
         path = Path(os.path.abspath(path))   # one file, however it was named
         if path not in noted:
-            noted.append(path)
+            noted[path] = signature(path)
+
+
+def signature(path) -> tuple | None:
+    """What tells that the file at `path` changed: its time of change, size and inode; None
+    when it cannot be read (missing, for one)."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_mtime_ns, found.st_size, found.st_ino)

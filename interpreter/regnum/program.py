@@ -271,6 +271,8 @@ def load_program(path: str | Path, _chain: tuple = (), search: tuple[Path, ...] 
         try:
             base_path = confine.find_base(path, variant.base, variant.quoted, search)
         except confine.Refused as refused:
+            if refused.code == "not-found" and variant.quoted and not Path(variant.base).is_absolute():
+                loading.asked_for(path.parent / variant.base)   # where it is first looked for: it may appear
             code = "E503" if refused.code == "not-found" else "E507"
             raise RulesetError([_error(code, refused.message, variant.base_span or variant.span,
                                        refused.hint)]) from None

@@ -15,31 +15,24 @@ empty a file before writing it).
 """
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-DEFAULT_INTERVAL = 0.25   # seconds between two readings of the files
-SETTLE = 0.05             # seconds between the readings that tell a save is over
+from .loading import signature
+
+DEFAULT_INTERVAL = 0.05   # seconds between two looks at the files
+SETTLE = 0.02             # seconds between the looks that tell a save is over
 
 
-def signature(path: Path) -> tuple | None:
-    """What tells that the file at `path` changed: its time of change, size and inode; None
-    when it cannot be read (missing, for one)."""
-    try:
-        found = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (found.st_mtime_ns, found.st_size, found.st_ino)
-
-
-def watch(check: Callable[[list[Path]], Iterable[Path]], interval: float = DEFAULT_INTERVAL,
+def watch(check: Callable[[list[Path]], dict[Path, tuple | None]], interval: float = DEFAULT_INTERVAL,
           sleep: Callable[[float], object] = time.sleep) -> None:
-    """Call `check([])`, then `check(changed)` each time a file among those the last call
-    returned changes, `changed` being those files, in the order returned. Runs until
-    interrupted (KeyboardInterrupt is the caller's to catch)."""
-    files = _readings(check([]))
+    """Call `check([])`, then `check(changed)` each time a file among those the last call read
+    changes, `changed` being those files, in the order read. A call returns the files it read,
+    each with its `signature` when read (loading.noting_reads): a save made after that, while
+    the check went on, is seen at the next look. Runs until interrupted (KeyboardInterrupt is
+    the caller's to catch)."""
+    files = dict(check([]))
     while True:
         sleep(interval)
         if all(signature(path) == seen for path, seen in files.items()):
@@ -54,10 +47,7 @@ def watch(check: Callable[[list[Path]], Iterable[Path]], interval: float = DEFAU
         changed = [path for path, seen in files.items() if now[path] != seen]
         if not changed:   # changed, then changed back
             continue
-        checked = list(check(changed))
-        # A file read before is compared with its reading before the check: a save made
-        # while it ran is seen at the next reading.
-        files = {path: now[path] if path in now else signature(path) for path in checked}
+        files = dict(check(changed))
 
 
 def _readings(paths: Iterable[Path]) -> dict[Path, tuple | None]:

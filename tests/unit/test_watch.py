@@ -44,12 +44,14 @@ class Script:
 
 
 def run(script: Script, answer) -> list[list[Path]]:
-    """The changes `watch` checked, `answer(changed)` giving the files each check read."""
+    """The changes `watch` checked, `answer(changed)` giving the files each check read (with
+    their signatures when read, or a list of them, read as the check ends)."""
     calls: list[list[Path]] = []
 
     def check(changed):
         calls.append(list(changed))
-        return answer(changed)
+        read = answer(changed)
+        return read if isinstance(read, dict) else {path: watch.signature(path) for path in read}
 
     with pytest.raises(KeyboardInterrupt):
         watch.watch(check, INTERVAL, sleep=script)
@@ -108,10 +110,11 @@ def test_a_save_made_while_a_check_runs_is_seen_at_the_next_look(files):
     saves = iter([None, lambda: write(a, "during\n"), None])
 
     def answer(changed):
+        read = {a: watch.signature(a)}   # a is read, then saved while the check goes on
         save = next(saves)
         if save is not None:
             save()
-        return [a]
+        return read
 
     script = Script(lambda: write(a, "a2\n"), None, None, None)
     assert run(script, answer) == [[], [a], [a]]
@@ -134,7 +137,8 @@ def test_a_load_asks_for_its_file_its_base_its_data_and_its_imports_in_order():
     rulesets, stdlib = resources.data_dir("rulesets"), resources.data_dir("stdlib")
     with loading.noting_reads() as read:
         regnum.load(rulesets / "variants" / "lords_ties_use_up_second.rules")
-    assert read == [(rulesets / "variants" / "lords_ties_use_up_second.rules").absolute(),
+    assert all(seen == watch.signature(path) is not None for path, seen in read.items())
+    assert list(read) == [(rulesets / "variants" / "lords_ties_use_up_second.rules").absolute(),
                     (rulesets / "kingdom_builder.rules").absolute(),
                     (rulesets / "data" / "kingdom-builder-boards.json").absolute(),
                     (stdlib / "seats.rules").absolute(), (stdlib / "decks.rules").absolute(),
@@ -149,7 +153,7 @@ def test_a_failed_load_names_what_it_asked_for_before_it_failed(tmp_path):
     with loading.noting_reads() as read, pytest.raises(RulesetError) as failed:
         regnum.load(variant)
     assert failed.value.diagnostics[0].code == "E001"
-    assert read == [variant, tmp_path / "kings_road.rules"]
+    assert list(read) == [variant, tmp_path / "kings_road.rules"]
 
 
 def test_one_file_named_two_ways_is_asked_for_once(tmp_path, monkeypatch):
@@ -159,11 +163,29 @@ def test_one_file_named_two_ways_is_asked_for_once(tmp_path, monkeypatch):
     with loading.noting_reads() as read:
         regnum.load("tiny.rules")
         regnum.load(str(ruleset))
-    assert read == [ruleset, resources.data_dir("stdlib").absolute() / "majority.rules"]
+    assert list(read) == [ruleset, resources.data_dir("stdlib").absolute() / "majority.rules"]
 
 
 def test_outside_noting_nothing_is_noted():
     loading.asked_for(Path("somewhere.rules"))
     with loading.noting_reads() as read:
         pass
-    assert read == []
+    assert read == {}
+
+
+def test_a_data_file_or_a_base_not_found_is_noted_as_missing(tmp_path):
+    shutil.copytree(resources.data_dir("rulesets"), tmp_path / "rulesets")
+    boards = tmp_path / "rulesets" / "data" / "kingdom-builder-boards.json"
+    boards.unlink()
+    with loading.noting_reads() as read, pytest.raises(RulesetError) as failed:
+        regnum.load(tmp_path / "rulesets" / "kingdom_builder.rules")
+    assert failed.value.diagnostics[0].code == "E008"
+    assert list(read) == [tmp_path / "rulesets" / "kingdom_builder.rules", boards]
+    assert read[boards] is None
+    variant = tmp_path / "permanent_nobles.rules"   # its base beside it, not there yet
+    shutil.copy(resources.data_dir("rulesets") / "variants" / "permanent_nobles.rules", variant)
+    variant.write_text(variant.read_text().replace('"../kings_road.rules"', '"my_base.rules"'))
+    with loading.noting_reads() as read, pytest.raises(RulesetError) as failed:
+        regnum.load(variant)
+    assert failed.value.diagnostics[0].code == "E503"
+    assert read == {variant: watch.signature(variant), tmp_path / "my_base.rules": None}

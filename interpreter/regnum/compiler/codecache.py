@@ -33,9 +33,15 @@ limits used last (the files of a first file's texts share the start of their nam
 reading a file marks it used; in the process, the load kept last): its entries are found by
 their exact text, as any entry is, so a tree or a code object it gives is the one the load
 would have made; what the load used of it is written into the load's own file with the rest.
+
+A process that waits on the author (`regnum check --watch`) shows its verdict first and
+writes after (`written_after`): the file, and the code of the trees it keeps, which a load
+after an edit of a larger ruleset spends about half its time writing, are for later processes.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import importlib.util
 import marshal
@@ -51,6 +57,8 @@ _MAX_FILE_BYTES = 8 << 20      # a larger cache file is not read (nor written): 
 
 _in_process: dict[tuple, dict] = {}
 _latest_in_process: dict[tuple, tuple] = {}   # a first file and limits -> the key of its load kept last
+# The caches whose files are written when written_after's block ends (None: each as it is kept).
+_later: contextvars.ContextVar = contextvars.ContextVar("regnum_code_written_after", default=None)
 
 
 class CodeCache:
@@ -73,6 +81,7 @@ class CodeCache:
         self.used: dict[tuple[str, str, str], CodeType] = {}
         self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
         self.trees_made = 0   # trees written into the file anew
+        self._trees_later: list = []   # (key, tree) of trees whose code is made when written (written_after)
 
     def compile(self, source: str, filename: str, mode: str) -> CodeType:
         key = (source, filename, mode)
@@ -102,11 +111,24 @@ class CodeCache:
         if key is None:
             return None
         for (earlier, name, mode), code in self.known.items():
-            if name == key[1] and mode == key[2]:   # this text's own is looked up first (tree)
+            if name == key[1] and mode == key[2] and code is not None:   # (None: written after)
+                # this text's own is looked up first (tree)
                 tree = treecode.rebuilt(code)
                 if tree is not None:
                     return earlier, tree
         return None
+
+    def hold_tree(self, text: str, filename: str, tree) -> None:
+        """`tree`, built from `text` by an earlier load of this process, is used by this one: the
+        code kept for it is used, else it is kept (keep_tree)."""
+        key = _tree_key(text, filename)
+        if key is None or key in self.used:
+            return
+        code = self.known.get(key)
+        if code is not None:
+            self.used[key] = code
+        else:
+            self.keep_tree(text, filename, tree)
 
     def keep_tree(self, text: str, filename: str, tree) -> None:
         """Keep the code that rebuilds `tree`, built from `text`, when it can be written, the
@@ -115,15 +137,15 @@ class CodeCache:
         key = _tree_key(text, filename)
         if key is None or len(text) > treecode.MAX_TEXT or diskcache.cache_dir() is None:
             return
-        source = treecode.source_of(tree)
-        if source is None:
+        if _later.get() is not None:   # its place in the file taken now, its code made when written
+            self.used[key] = None
+            self._trees_later.append((key, tree))
+            self.trees_made += 1
             return
-        try:
-            code = compile(source, key[1], "exec")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return
-        self.used[key] = code
-        self.trees_made += 1
+        code = _tree_code(tree, key[1])
+        if code is not None:
+            self.used[key] = code
+            self.trees_made += 1
 
     def keep(self) -> None:
         """The load succeeded: what it used is kept in the process, and on disk if anything
@@ -139,7 +161,47 @@ class CodeCache:
             while len(_latest_in_process) > _KEPT_IN_PROCESS:
                 del _latest_in_process[next(iter(_latest_in_process))]
         if self.compiled or self.trees_made or self.inherited:
-            _write(self.key, self.used, self.family)
+            later = _later.get()
+            if later is None:
+                _write(self.key, self.used, self.family)
+            else:
+                later.append(self)
+
+    def _written(self) -> None:
+        """The file of a load kept within written_after, with the code of its trees."""
+        for key, tree in self._trees_later:
+            code = _tree_code(tree, key[1])
+            if code is None:
+                del self.used[key]
+            else:
+                self.used[key] = code
+        self._trees_later = []
+        _write(self.key, self.used, self.family)
+
+
+@contextlib.contextmanager
+def written_after():
+    """The files of the loads kept within the block are written when it ends, each as it would
+    have been (its entries in the same order): what the block shows comes first."""
+    waiting: list = []
+    token = _later.set(waiting)
+    try:
+        yield
+    finally:
+        _later.reset(token)
+        for cache in waiting:
+            cache._written()
+
+
+def _tree_code(tree, filename: str) -> CodeType | None:
+    """The compiled code that rebuilds `tree` (treecode.py), or None when it cannot be made."""
+    source = treecode.source_of(tree)
+    if source is None:
+        return None
+    try:
+        return compile(source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return None
 
 
 def for_ruleset(text_hash: str, limits) -> CodeCache:
