@@ -167,31 +167,39 @@ def test_the_real_command_sees_a_save_and_stops_at_ctrl_c(folder, tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "regnum", "check", "--watch", "--interval", "0.05",
                                 "permanent_nobles.rules"], cwd=folder, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    lines: queue.Queue = queue.Queue()
-    for stream in (process.stdout, process.stderr):
-        threading.Thread(target=lambda s=stream: [lines.put(line) for line in s], daemon=True).start()
+    out: queue.Queue = queue.Queue()
+    err: queue.Queue = queue.Queue()
+    readers = [threading.Thread(target=lambda s=stream, q=lines: [q.put(line) for line in s], daemon=True)
+               for stream, lines in ((process.stdout, out), (process.stderr, err))]
+    for reader in readers:
+        reader.start()
 
-    def until(pattern: str) -> list[str]:
+    def until(lines: queue.Queue, pattern: str) -> list[str]:
         seen = []
         while True:
             seen.append(lines.get(timeout=120).rstrip("\n"))
             if re.search(pattern, seen[-1]):
                 return seen
 
+    ok = "ok: permanent_nobles.rules (24 rules, 0 warnings)"
     try:
-        first = until(r"^checked in \d+ ms; watching 3 files")
-        assert "ok: permanent_nobles.rules (24 rules, 0 warnings)" in first
+        assert until(out, "^ok: ") == [ok]
+        assert len(until(err, r"^checked in \d+ ms; watching 3 files")) == 1   # nothing before it
         append(variant, "# a comment")
-        again = until(r"^checked in \d+ ms; watching 3 files")
+        again = until(err, r"^checked in \d+ ms; watching 3 files")
+        assert len(again) == 2
         assert re.fullmatch(r"── \d\d:\d\d:\d\d permanent_nobles.rules changed", again[0])
-        assert "ok: permanent_nobles.rules (24 rules, 0 warnings)" in again
+        assert until(out, "^ok: ") == [ok]
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 0
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+    for reader in readers:   # to the end of what the process wrote
+        reader.join(timeout=60)
     rest = []
-    while not lines.empty():
-        rest.append(lines.get())
-    assert not any("Traceback" in line for line in rest)
+    for lines in (out, err):
+        while not lines.empty():
+            rest.append(lines.get())
+    assert rest == []   # nothing after Ctrl-C: no traceback
