@@ -203,3 +203,20 @@ def test_the_real_command_sees_a_save_and_stops_at_ctrl_c(folder, tmp_path):
         while not lines.empty():
             rest.append(lines.get())
     assert rest == []   # nothing after Ctrl-C: no traceback
+
+
+def test_the_verdict_is_shown_before_the_cache_is_written(folder, tmp_path, monkeypatch):
+    from regnum.cli import check_list
+    from regnum.compiler import codecache
+    monkeypatch.setenv("REGNUM_CACHE_DIR", str(tmp_path / "cache"))
+    codecache.forget_in_process()
+    variant = folder / "permanent_nobles.rules"
+    events = []
+    real_echo, real_write = check_list.echo, codecache._write
+    monkeypatch.setattr(check_list, "echo", lambda message="", err=False: (
+        events.append(str(message).split(" ")[0]), real_echo(message, err)))
+    monkeypatch.setattr(codecache, "_write", lambda *a: (events.append("written"), real_write(*a)))
+    scripted(monkeypatch, lambda: append(variant, "# a comment"), None)
+    run("check", "--watch", "permanent_nobles.rules", code=0)
+    assert events == ["ok:", "checked", "written", "──", "ok:", "checked", "written"]
+    codecache.forget_in_process()

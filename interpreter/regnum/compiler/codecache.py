@@ -111,8 +111,7 @@ class CodeCache:
         if key is None:
             return None
         for (earlier, name, mode), code in self.known.items():
-            if name == key[1] and mode == key[2] and code is not None:   # (None: written after)
-                # this text's own is looked up first (tree)
+            if name == key[1] and mode == key[2]:   # this text's own is looked up first (tree)
                 tree = treecode.rebuilt(code)
                 if tree is not None:
                     return earlier, tree
