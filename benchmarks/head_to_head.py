@@ -97,15 +97,7 @@ def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> floa
     as it was."""
     cache = Path(tempfile.mkdtemp(dir=cache))
     env = _env(checkout, cache)
-    given = Path(ruleset)
-    if given.suffix == ".rules":
-        folder, relative = given.resolve().parent, Path(given.name)
-    else:
-        folder = checkout / "rulesets"
-        found = [p for p in (folder / f"{ruleset}.rules", folder / "variants" / f"{ruleset}.rules") if p.is_file()]
-        if not found:
-            raise SystemExit(f"{ruleset}: no such ruleset in {folder}")
-        relative = found[0].relative_to(folder)
+    folder, relative = rules_folder(checkout, ruleset)
     copy = cache.parent / f"{cache.name}-rules"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(folder, copy)
@@ -119,6 +111,19 @@ def _edited_loads(checkout: Path, cache: Path, ruleset: str, edits: int) -> floa
         if k:
             times.append(float(out.stdout.strip().splitlines()[-1]))
     return statistics.median(times)
+
+
+def rules_folder(checkout: Path, ruleset: str) -> tuple[Path, Path]:
+    """(the folder an edit's copy is made of, the ruleset's path in it): the checkout's
+    `rulesets/` for a bundled ruleset's name, else the folder of the `.rules` file given."""
+    given = Path(ruleset)
+    if given.suffix == ".rules":
+        return given.resolve().parent, Path(given.name)
+    folder = checkout / "rulesets"
+    found = [p for p in (folder / f"{ruleset}.rules", folder / "variants" / f"{ruleset}.rules") if p.is_file()]
+    if not found:
+        raise SystemExit(f"{ruleset}: no such ruleset in {folder}")
+    return folder, found[0].relative_to(folder)
 
 
 def _env(checkout: Path, cache: Path) -> dict:

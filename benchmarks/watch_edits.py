@@ -36,20 +36,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from head_to_head import _edited   # noqa: E402  (the same edit as --edits)
+from head_to_head import _edited, rules_folder   # noqa: E402  (the same edit as --edits)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _copy(source: Path, relative: Path, place: Path) -> tuple[Path, dict]:
-    """A copy of the rules folder `source` under `place`, the edited file's path in it, and
-    the environment of a process using a cache of its own."""
+def _copy(source: Path, relative: Path, place: Path) -> tuple[Path, Path, dict]:
+    """A copy of the rules folder `source` made in the new folder `place`, the edited file's
+    path in it, and the environment of a process using a cache of its own."""
     copy = place / "rules"
     shutil.copytree(source, copy)
     cache = place / "cache"
     cache.mkdir(mode=0o700)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"), REGNUM_CACHE_DIR=str(cache))
-    return copy / relative, env
+    return copy, copy / relative, env
 
 
 def _check_command(target: Path, folder: Path, *extra: str) -> list[str]:
@@ -65,25 +65,16 @@ def _one_check(target: Path, folder: Path, env: dict) -> float:
 
 def measure(ruleset: str, edits: int, interval: float) -> dict[str, list[float]]:
     """{"process": …, "watch_check": …, "watch_save_to_verdict": …}: ms, one per edit."""
-    given = Path(ruleset)
-    if given.suffix == ".rules":
-        source, relative = given.resolve().parent, Path(given.name)
-    else:
-        source = ROOT / "rulesets"
-        found = [p for p in (source / f"{ruleset}.rules", source / "variants" / f"{ruleset}.rules") if p.is_file()]
-        if not found:
-            raise SystemExit(f"{ruleset}: no such ruleset in {source}")
-        relative = found[0].relative_to(source)
+    source, relative = rules_folder(ROOT, ruleset)
     figures: dict[str, list[float]] = {"process": [], "watch_check": [], "watch_save_to_verdict": []}
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "a").mkdir()
         (Path(folder) / "b").mkdir()
-        alone, alone_env = _copy(source, relative, Path(folder) / "a")
-        watched, watched_env = _copy(source, relative, Path(folder) / "b")
-        _one_check(alone, alone.parents[len(relative.parts) - 1], alone_env)   # fills its cache
+        alone_folder, alone, alone_env = _copy(source, relative, Path(folder) / "a")
+        watched_folder, watched, watched_env = _copy(source, relative, Path(folder) / "b")
+        _one_check(alone, alone_folder, alone_env)   # fills its cache
         watcher = subprocess.Popen(
-            _check_command(watched, watched.parents[len(relative.parts) - 1], "--watch", "--json",
-                           "--interval", str(interval)),
+            _check_command(watched, watched_folder, "--watch", "--json", "--interval", str(interval)),
             env=watched_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         reports: queue.Queue = queue.Queue()
         threading.Thread(target=lambda: [reports.put((time.perf_counter(), line)) for line in watcher.stdout],
@@ -100,7 +91,7 @@ def measure(ruleset: str, edits: int, interval: float) -> dict[str, list[float]]
                     raise SystemExit(f"edit {k} did not check: {report['rulesets']}")
                 figures["watch_check"].append(report["seconds"] * 1e3)
                 figures["watch_save_to_verdict"].append((arrived - saved) * 1e3)
-                figures["process"].append(_one_check(alone, alone.parents[len(relative.parts) - 1], alone_env))
+                figures["process"].append(_one_check(alone, alone_folder, alone_env))
         finally:
             watcher.kill()
             watcher.wait()
