@@ -6,8 +6,8 @@ reading the parser's tables, reading the ruleset's cache — and then for the lo
 that stays pays for the load only, and less: it holds the trees and the code of the text it
 loaded last, from which the edited text is built (build.py, reparse.py, codecache.py).
 
-The files are polled: each is `stat`ed a few times a second, and one whose size, time of
-change or inode differs has changed. A ruleset reads a handful of files, so polling costs
+The files are polled: each is `stat`ed every `--interval` (0.05 s by default), and one whose
+size, time of change or inode differs has changed. A ruleset reads a handful of files, so polling costs
 next to nothing, needs no library, and works alike on every system and on network folders,
 where notifications from the operating system are not always sent. A save is taken once it
 is over: the files are read again, a moment later, until two readings agree (an editor may

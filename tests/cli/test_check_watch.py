@@ -220,3 +220,19 @@ def test_the_verdict_is_shown_before_the_cache_is_written(folder, tmp_path, monk
     run("check", "--watch", "permanent_nobles.rules", code=0)
     assert events == ["ok:", "checked", "written", "──", "ok:", "checked", "written"]
     codecache.forget_in_process()
+
+
+def test_a_ruleset_gone_for_a_while_is_checked_again_when_it_is_back(folder, monkeypatch):
+    variant = folder / "my_nobles.rules"   # a name no bundled ruleset answers to
+    text = (folder / "permanent_nobles.rules").read_text().replace("permanent_nobles", "my_nobles")
+    write(variant, text)
+    scripted(monkeypatch, lambda: variant.unlink(), None, None, lambda: write(variant, text), None)
+    result = run("check", "--watch", "my_nobles.rules", code=0)
+    assert result.stdout == "ok: my_nobles.rules (24 rules, 0 warnings)\n" * 2
+    lines = stamped(result.stderr)
+    assert lines[:3] == ["checked in N ms; watching 3 files (Ctrl-C stops)",
+                         "── HH:MM:SS my_nobles.rules changed",
+                         "error: no ruleset file or bundled ruleset named 'my_nobles.rules'; "
+                         "did you mean 'permanent_nobles'?"]
+    assert lines[-2:] == ["── HH:MM:SS my_nobles.rules changed",
+                          "checked in N ms; watching 3 files (Ctrl-C stops)"]

@@ -135,9 +135,10 @@ def _check_while_watching(rulesets: tuple[str, ...], as_json: bool, interval: fl
     from ..compiler import codecache
 
     last_ok = True
+    last_read: dict = {}
 
-    def check_again(changed: list) -> list:
-        nonlocal last_ok
+    def check_again(changed: list) -> dict:
+        nonlocal last_ok, last_read
         if changed and not as_json:
             echo(f"── {time.strftime('%H:%M:%S')} {', '.join(confine.display(p) for p in changed)} "
                  "changed", err=True)
@@ -154,8 +155,13 @@ def _check_while_watching(rulesets: tuple[str, ...], as_json: bool, interval: fl
                 files = "1 file" if len(read) == 1 else f"{len(read)} files"
                 echo(f"checked in {seconds * 1000:.0f} ms; watching {files} (Ctrl-C stops)", err=True)
         if not read:
-            echo("error: nothing to watch: no ruleset file was found", err=True)
-            raise click.exceptions.Exit(1)
+            if not last_read:
+                echo("error: nothing to watch: no ruleset file was found", err=True)
+                raise click.exceptions.Exit(1)
+            # The ruleset itself is gone (renamed, or saved by deleting it first): the files
+            # read last are watched, so that it is checked again when it is back.
+            return {path: watch.signature(path) for path in last_read}
+        last_read = read
         return read
 
     try:

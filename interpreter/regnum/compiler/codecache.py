@@ -78,7 +78,7 @@ class CodeCache:
             if not self.known and family is not None:
                 self.known = _latest(family)
                 self.inherited = bool(self.known)
-        self.used: dict[tuple[str, str, str], CodeType] = {}
+        self.used: dict[tuple[str, str, str], CodeType | None] = {}   # None: a tree's, written after
         self.compiled = 0   # sources that were not kept (counted for tests and `regnum bench`)
         self.trees_made = 0   # trees written into the file anew
         self._trees_later: list = []   # (key, tree) of trees whose code is made when written (written_after)
