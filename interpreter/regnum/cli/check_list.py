@@ -107,7 +107,8 @@ def check(rulesets: tuple[str, ...], as_json: bool, watching: bool, interval: fl
     after the first is headed on stderr by the files that changed, and followed by the time it
     took and the files watched. With --json, one object a check, one a line, with "changed"
     (the files that changed, none at first), "seconds" and "watching" (the files watched)
-    added. Ctrl-C stops; the exit code is then the last check's.
+    added. A ruleset gone for a while (renamed, or saved by deleting it first) is checked again
+    when it is back. Ctrl-C stops; the exit code is then the last check's.
 
     \b
     Example:
