@@ -13,3 +13,16 @@ def script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def faked_rounds(module, monkeypatch, figures: list[float]) -> list[tuple]:
+    """head_to_head's rounds replaced by `figures`, handed out in order; the list returned
+    fills with (side, ruleset, what was counted) of each round asked for."""
+    handed = iter(figures)
+    asked: list[tuple] = []
+
+    def fake_round(checkout, cache, ruleset, games, **counted):
+        asked.append((cache.name, ruleset, *counted.values()))
+        return next(handed)
+    monkeypatch.setattr(module, "_round", fake_round)
+    return asked

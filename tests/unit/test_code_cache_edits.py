@@ -14,28 +14,16 @@ import pytest
 import regnum
 from regnum import agents, build, diskcache
 from regnum.compiler import codecache
-from regnum.source import SourceRegistry
+
+from fresh_process import as_new_process as _new_process, own_cache   # tests/unit is on the path of its tests
 
 _NOBLE = '{leaders[0]} adds a Noble in {region_name[r]}'
 _KILT = '{q} backs {[clan_name[k] for k in family_clans(q)]}: {family_points(q)} points'
 
 
-def _new_process(monkeypatch) -> None:
-    """As a new process finds things: no tree, code or text kept in this one."""
-    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
-    monkeypatch.setattr(build, "_built_size", 0)
-    monkeypatch.setattr(SourceRegistry, "_texts", {})
-    monkeypatch.setattr(SourceRegistry, "_lines", {})
-    codecache.forget_in_process()
-
-
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
-    where = tmp_path / "cache"
-    monkeypatch.setenv(diskcache.CACHE_ENV, str(where))
-    _new_process(monkeypatch)
-    yield where
-    codecache.forget_in_process()
+    yield from own_cache(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -12,16 +12,8 @@ import pytest
 import regnum
 from regnum import build, diskcache, treecode
 from regnum.compiler import codecache
-from regnum.source import SourceRegistry
 
-
-def _new_process(monkeypatch) -> None:
-    """As a new process finds things: no tree, code or text kept in this one."""
-    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
-    monkeypatch.setattr(build, "_built_size", 0)
-    monkeypatch.setattr(SourceRegistry, "_texts", {})
-    monkeypatch.setattr(SourceRegistry, "_lines", {})
-    codecache.forget_in_process()
+from fresh_process import as_new_process as _new_process   # tests/unit is on the path of its tests
 
 
 @pytest.fixture

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmark_scripts import ROOT, script   # tests/unit is on the path of its tests
+from benchmark_scripts import ROOT, faked_rounds, script   # tests/unit is on the path of its tests
 
 TOY = 'game toy "Toy"\nplayers 2..2\n\nflow:\n    pass\n'
 
 
 def test_loads_after_edits_are_timed_instead_of_games_when_asked(monkeypatch, capsys):
     module = script("head_to_head")
-    rounds = iter([100.0, 40.0, 50.0, 120.0, 110.0, 45.0])   # before, after; after, before; before, after
-    asked = []
-
-    def fake_round(checkout, cache, ruleset, games, edits=0):
-        asked.append((cache.name, ruleset, edits))
-        return next(rounds)
-    monkeypatch.setattr(module, "_round", fake_round)
+    # before, after; after, before; before, after
+    asked = faked_rounds(module, monkeypatch, [100.0, 40.0, 50.0, 120.0, 110.0, 45.0])
     assert module.main([str(ROOT), str(ROOT), "permanent_nobles", "--edits", "3", "--rounds", "3"]) == 0
     assert asked == [("before", "permanent_nobles", 3), ("after", "permanent_nobles", 3),
                      ("after", "permanent_nobles", 3), ("before", "permanent_nobles", 3),

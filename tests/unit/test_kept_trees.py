@@ -17,7 +17,8 @@ import regnum
 from regnum import agents, build, diskcache, treecode
 from regnum.compiler import codecache
 from regnum.diagnostics import RulesetError
-from regnum.source import SourceRegistry
+
+from fresh_process import as_new_process as _again, own_cache   # tests/unit is on the path of its tests
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_RULES = sorted(p for p in ROOT.rglob("*.rules") if ".venv" not in p.parts)
@@ -26,11 +27,7 @@ ALL_RULES = sorted(p for p in ROOT.rglob("*.rules") if ".venv" not in p.parts)
 @pytest.fixture
 def folder(tmp_path, monkeypatch) -> Path:
     """A cache folder of the test's own, and a process that has built no tree yet."""
-    where = tmp_path / "cache"
-    monkeypatch.setenv(diskcache.CACHE_ENV, str(where))
-    _again(monkeypatch)
-    yield where
-    codecache.forget_in_process()
+    yield from own_cache(tmp_path, monkeypatch)
 
 
 @pytest.fixture
@@ -44,15 +41,6 @@ def parsed(monkeypatch) -> list:
         return real(text, file, limits)
     monkeypatch.setattr(build, "_build_module", noting)
     return names
-
-
-def _again(monkeypatch):
-    """As a new process would: no tree, code or file's text kept in this one."""
-    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
-    monkeypatch.setattr(build, "_built_size", 0)
-    monkeypatch.setattr(SourceRegistry, "_texts", {})
-    monkeypatch.setattr(SourceRegistry, "_lines", {})
-    codecache.forget_in_process()
 
 
 def _tree_entries(folder: Path) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmark_scripts import ROOT, script   # tests/unit is on the path of its tests
+from benchmark_scripts import ROOT, faked_rounds, script   # tests/unit is on the path of its tests
 
 TOY = '''game toy "Toy"
 players 2..2
@@ -33,13 +33,8 @@ action take(c in bag):
 
 def test_warm_loads_are_timed_instead_of_games_when_asked(monkeypatch, capsys):
     module = script("head_to_head")
-    rounds = iter([10.0, 8.0, 9.0, 12.0, 11.0, 7.0])   # before, after; after, before; before, after
-    asked = []
-
-    def fake_round(checkout, cache, ruleset, games, loads=0):
-        asked.append((cache.name, ruleset, loads))
-        return next(rounds)
-    monkeypatch.setattr(module, "_round", fake_round)
+    # before, after; after, before; before, after
+    asked = faked_rounds(module, monkeypatch, [10.0, 8.0, 9.0, 12.0, 11.0, 7.0])
     assert module.main([str(ROOT), str(ROOT), "kings_road", "--loads", "4", "--rounds", "3"]) == 0
     assert asked == [("before", "kings_road", 4), ("after", "kings_road", 4), ("after", "kings_road", 4),
                      ("before", "kings_road", 4), ("before", "kings_road", 4), ("after", "kings_road", 4)]
