@@ -2,7 +2,8 @@
 
 `regnum bench` runs every ruleset one after the other, and on a noisy machine a gain of
 a tenth can drown between two of its runs. Here two checkouts (a worktree of an earlier
-commit and this one, say) play the same four-player random games, coverage off (on with
+commit and this one, say) play the same four-player random games (`--players N` for another
+count), coverage off (on with
 `--coverage`, as `regnum fuzz` plays; or checked at every step as `regnum fuzz` checks them,
 with `--fuzz`), one
 subprocess per side and round, the order of the sides alternating from round to round, each
@@ -48,20 +49,21 @@ import tempfile
 from pathlib import Path
 
 _TIMER = """
-import sys, time
+import os, sys, time
 import regnum
 from regnum.agents import play_random_game
 rules = regnum.load(sys.argv[1])
+players = int(os.environ.get("REGNUM_HEAD_TO_HEAD_PLAYERS", "4"))
 coverage = sys.argv[3:] == ["coverage"]
 if sys.argv[3:] == ["fuzz"]:   # each game as `regnum fuzz` plays and checks its random games
     from regnum.fuzz import DEFAULT_BOUND
     from regnum.fuzz.playout import Settings, fuzz_game
     settings = Settings(bound=getattr(rules, "move_bound", None) or DEFAULT_BOUND)
     def play(seed):
-        assert fuzz_game(rules, 4, seed, "random", settings).failure is None
+        assert fuzz_game(rules, players, seed, "random", settings).failure is None
 else:
     def play(seed):
-        play_random_game(rules, 4, seed, coverage=coverage)
+        play_random_game(rules, players, seed, coverage=coverage)
 play(10_000)   # warm-up
 start = time.process_time()
 for seed in range(int(sys.argv[2])):
@@ -164,6 +166,7 @@ def main(argv=None) -> int:
     parser.add_argument("ruleset", help="a bundled ruleset's name, or a .rules file")
     parser.add_argument("--games", type=int, default=30, help="games per round and side (default 30)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--players", type=int, default=4, help="players a game (default 4)")
     parser.add_argument("--coverage", action="store_true", help="count coverage, as `regnum fuzz` does")
     parser.add_argument("--fuzz", action="store_true", help="check every step, as `regnum fuzz` does")
     parser.add_argument("--loads", type=int, default=0,
@@ -171,6 +174,7 @@ def main(argv=None) -> int:
     parser.add_argument("--edits", type=int, default=0,
                         help="no game: the median CPU time of a load after each of this many edits of a copy, in ms")
     args = parser.parse_args(argv)
+    os.environ["REGNUM_HEAD_TO_HEAD_PLAYERS"] = str(args.players)   # read by each side's games (_TIMER)
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     for name, checkout in sides.items():
         if not (checkout / "interpreter" / "regnum").is_dir():

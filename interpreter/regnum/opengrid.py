@@ -32,9 +32,18 @@ def reached(board: Board, c, row: int, col: int) -> str:
     """The cell at (row, col), refused with E901 beyond the grid's reach."""
     reach = c.limits.grid_reach
     if -reach <= row <= reach and -reach <= col <= reach:
-        return cell_name(row, col)
+        return _named(row, col)
     raise Overflow(f"cell ({row},{col}) of open grid '{board.name}' lies beyond its reach of "
                    f"±{reach} rows and columns (runaway growth?)", c.limits.hint("grid_reach"))
+
+
+def _named(row: int, col: int) -> str:
+    """The text of the cell at (row, col), kept (see _NAMED); the reach is the caller's to check."""
+    name = _NAMED.get((row, col))
+    if name is None:
+        name = cell_name(row, col)
+        _keep(_NAMED, (row, col), name, _CACHE_LIMIT)
+    return name
 
 
 def in_reach(c, cell) -> bool:
@@ -66,6 +75,10 @@ def _count(name: str, n) -> int:
 # a full cache is emptied, so that a long run keeps answering its current cells from it.
 _CACHE_LIMIT = 1 << 16
 _NEAR_8: dict = {}   # cell -> (extent, the eight cells around, row by row: also what `step` reads)
+# (row, col) -> the cell's text, for `cell(board, row, col)`, a step of several cells and
+# `line`: one lookup where a text would be written again (a game names the same cells over
+# and over), and the same text each time, its hash computed once.
+_NAMED: dict = {}
 _NEAR_4: dict = {}
 # direction -> its place among the eight cells around (_AROUND_8)
 _SLOT = {"north_west": 0, "north": 1, "north_east": 2, "west": 3, "east": 4, "south_west": 5,
@@ -208,7 +221,7 @@ def line(board: Board, c, cell, direction, n: int) -> list:
     r, col = found
     reached(board, c, r + n * dr, col + n * dc)   # the far end first: no list past the reach
     c.charge(n)
-    return [cell_name(r + i * dr, col + i * dc) for i in range(1, n + 1)]
+    return [_named(r + i * dr, col + i * dc) for i in range(1, n + 1)]
 
 
 def distance(board: Board, c, a, b):
@@ -226,6 +239,11 @@ def on_edge(board: Board, c, cell) -> bool:
 def cell_at(board: Board, c, row, col):
     if type(row) is not int or type(col) is not int:
         raise EvalError(f"cell(): row and column are whole numbers, not {row!r} and {col!r}")
+    reach = c.limits.grid_reach
+    if -reach <= row <= reach and -reach <= col <= reach:
+        name = _NAMED.get((row, col))
+        if name is not None:
+            return name
     return reached(board, c, row, col)
 
 
