@@ -126,6 +126,10 @@ KNOWN_BRANCH = True
 # when it does not read some earlier parameter (_kept_by_values); False: computed again for
 # each value of that one (tests compare the two).
 KEPT_BY_VALUES = True
+# Whether a search of a require that reads no choice of its loop (`any(c.suit == led for c in
+# hand(player))` in a require over `card`) is computed once, at its first use, as a def's call
+# is (_invariant_searches); False: judged again for every choice (tests compare the two).
+SEARCHES_KEPT = True
 # Whether a loop narrowed by `T(x) == v` (State.cells_with) skips judging that require of the
 # choices the index gave, which all pass it (_narrowed: nw{i}); False: judged again (tests
 # compare the two).
@@ -483,7 +487,9 @@ class _Writer:
         g = self.g
         names = set(self.names)
         for node, _ in clauses:
-            for n in g._invariant_calls(node, {self.names[i]}):
+            searches = _invariant_searches(node, {self.names[i]}) if SEARCHES_KEPT else []
+            within = {id(n) for search in searches for n in _nodes(search)}
+            for n in searches + [n for n in g._invariant_calls(node, {self.names[i]}) if id(n) not in within]:
                 read = {name for name, _, _ in free_names(n)} & names
                 yield n, max((self.names.index(r) for r in read), default=-1), self.scope, self.binds
             for n in _state_only_calls(g, node, set()):
@@ -1213,6 +1219,37 @@ def _state_only_calls(g, node, seen: set):
         seen.add(decl.name)
         yield from g._invariant_calls(decl.body, set(decl.params))
         yield from _state_only_calls(g, decl.body, seen)
+
+
+def _invariant_searches(node, varying: set) -> list:
+    """The outermost searches of `node` — an aggregate: `any`, `all`, `count`, `sum` … of a
+    comprehension — that read none of `varying` nor a variable of a comprehension around
+    them: the same value at every choice of a loop over `varying`, as a def's call that reads
+    none (CodeGen._invariant_calls). A search changes nothing, so one computation at its first
+    use serves the whole loop; it charges its steps once, where the walk charges them at every
+    choice (the steps of a lister are at most the walk's). A list comprehension is left where
+    it is written, as it was: a value the loop may hold or go through."""
+    out: list = []
+
+    def walk(node, bound: frozenset) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                walk(item, bound)
+            return
+        kind = type(node)
+        parts = ast.parts_of(kind)
+        if parts is None or kind is ast.Template:
+            return
+        if kind is ast.ListComp or kind is ast.Aggregate:
+            if kind is ast.Aggregate and not {name for name, _, _ in free_names(node)} & (varying | bound):
+                out.append(node)
+                return
+            bound = bound | {node.var} | {m.var for m in node.more}
+        for name in parts:
+            walk(getattr(node, name), bound)
+
+    walk(node, frozenset())
+    return out
 
 
 def _nodes(node, into_comprehensions: bool = True):

@@ -1,0 +1,93 @@
+"""Whist (one deal, 4 players) written by hand in plain Python: the baseline `regnum bench`
+compares `benchmarks/unseen/whist.rules` with (`--baseline`), as a programmer would write it
+without a rules engine — a card as a (suit, rank) pair, each hand a list, the trick a list of
+(seat, card), the cards that may be played filtered by the suit led.
+
+It plays the ruleset's deal for a seed: the deck made suit by suit (clubs, diamonds, hearts,
+spades), each from 2 to the Ace, shuffled by a copy of regnum's seeded generator (splitmix64,
+Fisher-Yates from the last card down), thirteen cards dealt from its top to each seat from the
+one after the dealer (seat 3), so that a hand holds them in the reverse of the deck's order.
+And it plays regnum's random policy: seat ``p`` picks with
+``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the ruleset's order (its
+hand's order), so both sides play the same games and ``regnum bench`` checks that they did.
+"""
+from __future__ import annotations
+
+import random
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+RANKS = range(2, 15)
+PLAYERS, TRICKS, DEALER = 4, 13, 3
+MAX_MOVES = 10_000
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def shuffled(seed: int, items: list) -> None:
+    """Shuffle `items` in place as regnum's `shuffle` does with a game's generator seeded `seed`."""
+    state = (seed * GOLDEN + 0x632BE59BD9B4E019) & MASK64
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            state = (state + GOLDEN) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+
+
+class Whist:
+    def __init__(self, seed: int):
+        deck = [(suit, rank) for suit in SUITS for rank in RANKS]
+        shuffled(seed, deck)
+        self.hands = [[] for _ in range(PLAYERS)]
+        for i in range(1, PLAYERS + 1):
+            self.hands[(DEALER + i) % PLAYERS] = deck[:-TRICKS - 1:-1]   # the top 13, the last first
+            del deck[-TRICKS:]
+        self.trumps = self.hands[DEALER][-1][0]
+        self.trick: list[tuple[int, tuple]] = []
+        self.leader = self.seat = (DEALER + 1) % PLAYERS
+        self.scores = [0] * PLAYERS
+        self.tricks_played = 0
+        self.over = False
+
+    def legal_moves(self) -> list[tuple]:
+        hand = self.hands[self.seat]
+        if not self.trick:
+            return hand
+        led = self.trick[0][1][0]
+        following = [card for card in hand if card[0] == led]
+        return following or hand
+
+    def play(self, card: tuple) -> None:
+        seat = self.seat
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < PLAYERS:
+            self.seat = (seat + 1) % PLAYERS
+            return
+        led, trumps = self.trick[0][1][0], self.trumps
+        winner = max(self.trick, key=lambda played: (played[1][0] == trumps, played[1][0] == led, played[1][1]))[0]
+        self.scores[winner] += 1
+        self.trick = []
+        self.tricks_played += 1
+        self.leader = self.seat = winner
+        self.over = self.tricks_played == TRICKS
+
+
+def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int, list[int]]:
+    """One game played with regnum's random policy; returns (moves played, final scores)."""
+    if players != PLAYERS:
+        raise ValueError("this Whist is for 4 players")
+    game = Whist(seed)
+    picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
+    moves = 0
+    while not game.over and moves < max_moves:
+        options = game.legal_moves()
+        game.play(options[picks[game.seat](len(options))])
+        moves += 1
+    return moves, game.scores
