@@ -472,13 +472,19 @@ def load_baseline(name: str, path: Path | None = None):
     """The hand-written implementation of ruleset ``name``, or None when there is none.
 
     By convention it is ``benchmarks/<name>_baseline.py`` of the checkout (not in the wheel),
-    imported by path. It should expose ``bench_game(players, seed, max_moves) -> (moves,
+    or, for the games kept to measure whether the speed holds for games it was not tuned on,
+    ``benchmarks/unseen/<name>_baseline.py``, imported by path: only the checkout's own files,
+    never a file found beside a ruleset given by path (a ruleset may come from anyone, and a
+    baseline is Python that runs). It should expose ``bench_game(players, seed, max_moves) -> (moves,
     scores)``: one game played with regnum's random policy (see this module's docstring), so
     that both sides play the same games, interleaved and compared; a baseline with only the
     older ``games_per_second(players, seconds)`` is still timed, apart and not compared.
     Exceptions while importing it propagate: the caller reports them as a missing baseline.
     """
-    path = path or resources.checkout_root() / "benchmarks" / f"{name.replace('-', '_')}_baseline.py"
+    if path is None:
+        own = f"{name.replace('-', '_')}_baseline.py"
+        folder = resources.checkout_root() / "benchmarks"
+        path = next((p for p in (folder / own, folder / "unseen" / own) if p.is_file()), folder / own)
     if not path.is_file():
         return None
     spec = importlib.util.spec_from_file_location(f"regnum_bench_baseline_{name.replace('-', '_')}", path)
