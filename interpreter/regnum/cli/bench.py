@@ -146,7 +146,7 @@ def _profiles(targets: list, counts: list, games, seconds: float, coverage: bool
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True, help="Move bound per game.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Hand-written implementation to compare with, for a single ruleset "
-                   "(default: benchmarks/<ruleset>_baseline.py of the checkout).")
+                   "(default: benchmarks/<ruleset>_baseline.py of the checkout, or benchmarks/unseen/…).")
 @click.option("--load-runs", type=click.IntRange(min=0), default=3, show_default=True,
               help="Fresh subprocesses timing a cold load (0: skip the cold load).")
 @click.option("--memory", "memory_games", type=click.IntRange(min=0), default=0, show_default=True,
@@ -170,8 +170,8 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
 
     For each bundled ruleset (or each RULESET given) and each player count, in one process and
     in CPU time: a warm-up game, then --rounds rounds, each playing the same seeds 0..N-1 with
-    regnum and, where benchmarks/<ruleset>_baseline.py exists, with that hand-written
-    implementation, interleaved (regnum first in odd rounds, the baseline first in even ones);
+    regnum and, where benchmarks/<ruleset>_baseline.py (or benchmarks/unseen/<ruleset>_baseline.py)
+    exists in the checkout, with that hand-written implementation, interleaved (regnum first in odd rounds, the baseline first in even ones);
     a variant without a baseline of its own, with its base game's when that one plays it (names
     it in its VARIANTS).
     Both sides play regnum's random policy, so they play the same games: per seed the move
@@ -215,6 +215,7 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
       regnum bench kingdom_builder --memory 1000
       regnum bench kings_gate -p 4 --coverage
       regnum bench my_game.rules -p 3 --profile --top 30
+      regnum bench benchmarks/unseen/*.rules -p 4     # games it was not tuned on
     """
     from ..benchmark import bench_ruleset, clamp_players, copy_cost, load_times, machine_info, peak_memory
     from ..simulate import SimulationError   # the models and workers: imported when a benchmark runs
