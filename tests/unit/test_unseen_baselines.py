@@ -15,7 +15,7 @@ UNSEEN = ROOT / "benchmarks" / "unseen"
 
 
 def test_an_unseen_games_baseline_is_found_in_the_checkouts_unseen_folder():
-    for name in ("connect_four", "no_thanks", "whist"):
+    for name in ("connect_four", "no_thanks", "whist", "hex"):
         module = benchmark.load_baseline(name)
         assert module is not None and Path(module.__file__) == UNSEEN / f"{name}_baseline.py"
     assert Path(benchmark.load_baseline("kings_road").__file__) == ROOT / "benchmarks" / "kings_road_baseline.py"
