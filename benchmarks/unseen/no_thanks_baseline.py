@@ -3,8 +3,9 @@
 without a rules engine — the deck as a list of numbers, each player's cards as a list, chips
 as counts, the score of the runs computed at the end.
 
-It plays the ruleset's game for a seed: the deck shuffled by a copy of regnum's seeded
-generator (splitmix64, Fisher-Yates from the last card down), the nine cards left out taken
+It plays the ruleset's game for a seed: the deck shuffled by regnum's seeded generator
+(`regnum.rng`, the one thing taken from regnum: the same deck needs the same draws), the nine
+cards left out taken
 from its top, the cards turned up from its top. And it plays regnum's random policy: seat
 ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the
 ruleset's order ("no thanks" before "take"), so both sides play the same games and
@@ -14,34 +15,17 @@ from __future__ import annotations
 
 import random
 
+from regnum import rng
+
 LOWEST, HIGHEST, LEFT_OUT, CHIPS_EACH = 3, 35, 9, 11
 NO_THANKS, TAKE = "no_thanks", "take"
 MAX_MOVES = 10_000
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-def shuffled(seed: int, items: list) -> None:
-    """Shuffle `items` in place as regnum's `shuffle` does with a game's generator seeded `seed`."""
-    state = (seed * GOLDEN + 0x632BE59BD9B4E019) & MASK64
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            state = (state + GOLDEN) & MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
-        items[i], items[j] = items[j], items[i]
 
 
 class NoThanks:
     def __init__(self, players: int, seed: int):
         deck = list(range(LOWEST, HIGHEST + 1))
-        shuffled(seed, deck)
+        rng.shuffle(rng.seed_state(seed), deck)   # as the ruleset's `shuffle deck`: regnum's generator
         self.deck = deck[:-LEFT_OUT]            # the top of the deck is its end
         self.players = players
         self.cards = [[] for _ in range(players)]

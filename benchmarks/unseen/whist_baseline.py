@@ -4,8 +4,8 @@ without a rules engine — a card as a (suit, rank) pair, each hand a list, the 
 (seat, card), the cards that may be played filtered by the suit led.
 
 It plays the ruleset's deal for a seed: the deck made suit by suit (clubs, diamonds, hearts,
-spades), each from 2 to the Ace, shuffled by a copy of regnum's seeded generator (splitmix64,
-Fisher-Yates from the last card down), thirteen cards dealt from its top to each seat from the
+spades), each from 2 to the Ace, shuffled by regnum's seeded generator (`regnum.rng`, the
+one thing taken from regnum: the same deck needs the same draws), thirteen cards dealt from its top to each seat from the
 one after the dealer (seat 3), so that a hand holds them in the reverse of the deck's order.
 And it plays regnum's random policy: seat ``p`` picks with
 ``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the ruleset's order (its
@@ -15,35 +15,18 @@ from __future__ import annotations
 
 import random
 
+from regnum import rng
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = range(2, 15)
 PLAYERS, TRICKS, DEALER = 4, 13, 3
 MAX_MOVES = 10_000
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-def shuffled(seed: int, items: list) -> None:
-    """Shuffle `items` in place as regnum's `shuffle` does with a game's generator seeded `seed`."""
-    state = (seed * GOLDEN + 0x632BE59BD9B4E019) & MASK64
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            state = (state + GOLDEN) & MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
-        items[i], items[j] = items[j], items[i]
 
 
 class Whist:
     def __init__(self, seed: int):
         deck = [(suit, rank) for suit in SUITS for rank in RANKS]
-        shuffled(seed, deck)
+        rng.shuffle(rng.seed_state(seed), deck)   # as the ruleset's `shuffle deck`: regnum's generator
         self.hands = [[] for _ in range(PLAYERS)]
         for i in range(1, PLAYERS + 1):
             self.hands[(DEALER + i) % PLAYERS] = deck[:-TRICKS - 1:-1]   # the top 13, the last first

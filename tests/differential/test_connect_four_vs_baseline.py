@@ -7,7 +7,6 @@ them. Then the rules themselves: each way of four in a row wins, a full frame is
 full column is refused by its rule and changes nothing."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
@@ -16,11 +15,10 @@ import pytest
 import regnum
 from regnum import IllegalMove
 from regnum.agents import play_random_game
+from regnum.benchmark import load_baseline
 
 UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "unseen"
-_spec = importlib.util.spec_from_file_location("connect_four_baseline", UNSEEN / "connect_four_baseline.py")
-baseline = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(baseline)
+baseline = load_baseline("connect_four")   # benchmarks/unseen/connect_four_baseline.py, as `regnum bench` loads it
 
 
 @pytest.fixture(scope="module")

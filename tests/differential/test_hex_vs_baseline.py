@@ -7,7 +7,6 @@ compares them. Then the rules themselves: a chain joining a player's own two sid
 chain joining the other player's sides does not, an occupied hex is refused by its rule."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
@@ -16,11 +15,10 @@ import pytest
 import regnum
 from regnum import IllegalMove
 from regnum.agents import play_random_game
+from regnum.benchmark import load_baseline
 
 UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "unseen"
-_spec = importlib.util.spec_from_file_location("hex_baseline", UNSEEN / "hex_baseline.py")
-baseline = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(baseline)
+baseline = load_baseline("hex")   # benchmarks/unseen/hex_baseline.py, as `regnum bench` loads it
 SIZE = baseline.SIZE
 
 

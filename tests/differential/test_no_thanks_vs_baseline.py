@@ -8,7 +8,6 @@ Then the rules themselves: a run counts its lowest card, chips count for their o
 player without chips must take, and the chips stay hidden from the others."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
@@ -17,11 +16,10 @@ import pytest
 import regnum
 from regnum import IllegalMove
 from regnum.agents import play_random_game
+from regnum.benchmark import load_baseline
 
 UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "unseen"
-_spec = importlib.util.spec_from_file_location("no_thanks_baseline", UNSEEN / "no_thanks_baseline.py")
-baseline = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(baseline)
+baseline = load_baseline("no_thanks")   # benchmarks/unseen/no_thanks_baseline.py, as `regnum bench` loads it
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ suit led while they can, refused by the rule's name and changing nothing; a trum
 suit led; the hands stay hidden from the others."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
@@ -17,11 +16,10 @@ import pytest
 import regnum
 from regnum import IllegalMove
 from regnum.agents import play_random_game
+from regnum.benchmark import load_baseline
 
 UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "unseen"
-_spec = importlib.util.spec_from_file_location("whist_baseline", UNSEEN / "whist_baseline.py")
-baseline = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(baseline)
+baseline = load_baseline("whist")   # benchmarks/unseen/whist_baseline.py, as `regnum bench` loads it
 
 
 @pytest.fixture(scope="module")
