@@ -5,8 +5,9 @@ without a rules engine — a card as a (suit, rank) pair, each hand a list, the 
 
 It plays the ruleset's deal for a seed: the deck made suit by suit (clubs, diamonds, hearts,
 spades), each from 2 to the Ace, shuffled by regnum's seeded generator (`regnum.rng`, the
-one thing taken from regnum: the same deck needs the same draws), thirteen cards dealt from its top to each seat from the
-one after the dealer (seat 3), so that a hand holds them in the reverse of the deck's order.
+one thing taken from regnum: the same deck needs the same draws), thirteen cards dealt from
+its top to each seat from the one after the dealer (seat 3), so that a hand holds them in the
+reverse of the deck's order.
 And it plays regnum's random policy: seat ``p`` picks with
 ``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the ruleset's order (its
 hand's order), so both sides play the same games and ``regnum bench`` checks that they did.

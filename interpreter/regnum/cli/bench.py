@@ -171,7 +171,8 @@ def bench(rulesets, player_counts, rounds, games, seconds, max_moves, baseline_p
     For each bundled ruleset (or each RULESET given) and each player count, in one process and
     in CPU time: a warm-up game, then --rounds rounds, each playing the same seeds 0..N-1 with
     regnum and, where benchmarks/<ruleset>_baseline.py (or benchmarks/unseen/<ruleset>_baseline.py)
-    exists in the checkout, with that hand-written implementation, interleaved (regnum first in odd rounds, the baseline first in even ones);
+    exists in the checkout, with that hand-written implementation, interleaved (regnum first
+    in odd rounds, the baseline first in even ones);
     a variant without a baseline of its own, with its base game's when that one plays it (names
     it in its VARIANTS).
     Both sides play regnum's random policy, so they play the same games: per seed the move
