@@ -14,9 +14,10 @@ import pytest
 import regnum
 from regnum.agents import play_random_game
 from regnum.compiler import listers
+from regnum.engine import decisions
 from regnum.engine.state import canonical_json
 
-from listings import both, positions   # tests/unit is on the path of its tests
+from listings import both, observe_candidates, positions, preferred   # tests/unit is on the path of its tests
 from toy_rules import load_switched
 
 RULES = """
@@ -36,7 +37,7 @@ setup:
 flow:
     repeat 2 times:
         for p in players:
-            ask p to play or higher or pair or guarded or nested
+            ask p to play or higher or pair or guarded or nested or lead
 action play(card in hand(player)):
     require follow: count(trick) == 0 or card.suit == trick[0].suit or not any(c.suit == trick[0].suit for c in hand(player))
     move card to trick
@@ -45,6 +46,9 @@ action higher(card in hand(player)):
     move card to trick
 action nested(card in hand(player)):
     require between: any(any(c.rank > d.rank for c in hand(player)) and d.rank > card.rank for d in hand(player))
+    move card to trick
+action lead(card in hand(player)):
+    prefer low: card.rank < 3 or not any(c.rank < 3 and c.suit == red for c in hand(player))
     move card to trick
 action pair(a in [1, 2], b in [1, 2, 3]):
     require enough: b <= count(x for x in range(a * 5) where x > 0)
@@ -158,3 +162,27 @@ def test_whist_lists_and_plays_the_same_with_fewer_steps(tmp_path):
         charged[True] += mine[1]
         charged[False] += theirs[1]
     assert charged[True] < charged[False]
+
+
+def test_a_prefers_search_that_reads_no_parameter_is_computed_once_a_narrowing(tmp_path):
+    """`lead`'s prefer keeps the two cards below 3; the search is made for the two others."""
+    _, kept = _game(tmp_path, True)
+    _, plain = _game(tmp_path, False, "plain.rules")
+    outcome, steps, hits = preferred(kept, "lead")
+    again, steps_again, _ = preferred(plain, "lead")
+    assert outcome == again and [dict(args)["card"] for args, _ in outcome[1]] == ["card#0", "card#1"]
+    assert hits == {"prefer:lead.low": 1}
+    assert steps < steps_again
+    # Without coverage the prefer is judged as the moves are listed (Action.preferring): the
+    # same moves, the search made once there too.
+    for game in (kept, plain):
+        ctx = game._ctx(game._state.copy())
+        ctx.hits = None
+        found = decisions.candidates(ctx, game.model.actions["lead"], 0)
+        assert [dict(args)["card"] for args, _ in found] == ["card#0", "card#1"]
+    def narrowings(game) -> list[str]:   # the prefer's, and the one by group made at the listing
+        return [f.source for name, f in game.model.expressions.codegen.ns.items()
+                if name.startswith(("_prefer", "_pg")) and hasattr(f, "source")]
+    assert len(narrowings(kept)) == 2 and all("(hq0 := " in source for source in narrowings(kept))
+    # (the one by group is made at the listing, with the switch as it then is: on)
+    assert "(hq0 := " not in narrowings(plain)[0] and narrowings(plain)[0].startswith("def _prefer")
