@@ -3,13 +3,13 @@
 would write it without a rules engine — the frame as a list of columns, a disc found by its
 row and column, four in a row counted from the disc just dropped.
 
-It plays regnum's random policy: seat ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")``
+It plays regnum's random policy (`regnum.benchmark.policy_game`): seat ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")``
 among the legal moves listed in the ruleset's order (the columns left to right), so both sides
 play the same games and ``regnum bench`` checks that they did (moves and final scores).
 """
 from __future__ import annotations
 
-import random
+from regnum.benchmark import policy_game
 
 ROWS, COLUMNS, DISCS_EACH = 6, 7, 21
 # The four lines through a disc, each as its two ways (row step, column step).
@@ -39,7 +39,7 @@ class ConnectFour:
             n += 1
         return n
 
-    def drop(self, col: int) -> None:
+    def play(self, col: int) -> None:
         seat = self.seat
         row = ROWS - 1 - self.heights[col]
         self.grid[row][col] = seat
@@ -58,11 +58,4 @@ def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int
     """One game played with regnum's random policy; returns (moves played, final scores)."""
     if players != 2:
         raise ValueError("Connect Four is for 2 players")
-    game = ConnectFour()
-    picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
-    moves = 0
-    while not game.over and moves < max_moves:
-        options = game.legal_moves()
-        game.drop(options[picks[game.seat](len(options))])
-        moves += 1
-    return moves, game.scores
+    return policy_game(ConnectFour(), players, seed, max_moves)

@@ -3,13 +3,13 @@ bench` compares `benchmarks/unseen/hex.rules` with, as a programmer would write 
 rules engine — the board as a list of cells, a stone per cell, the neighbours of the offset
 rows computed once, the chain through the stone just placed found by a search from it.
 
-It plays regnum's random policy: seat ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")``
+It plays regnum's random policy (`regnum.benchmark.policy_game`): seat ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")``
 among the empty hexes in the board's order (row by row), so both sides play the same games and
 ``regnum bench`` checks that they did (moves and final scores).
 """
 from __future__ import annotations
 
-import random
+from regnum.benchmark import policy_game
 
 SIZE = 7
 MAX_MOVES = 10_000
@@ -40,7 +40,7 @@ class Hex:
         stones = self.stones
         return [cell for cell in range(SIZE * SIZE) if stones[cell] is None]
 
-    def place(self, cell: int) -> None:
+    def play(self, cell: int) -> None:
         seat, stones = self.seat, self.stones
         stones[cell] = seat
         chain, todo = {cell}, [cell]
@@ -60,11 +60,4 @@ def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int
     """One game played with regnum's random policy; returns (moves played, final scores)."""
     if players != 2:
         raise ValueError("Hex is for 2 players")
-    game = Hex()
-    picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
-    moves = 0
-    while not game.over and moves < max_moves:
-        options = game.legal_moves()
-        game.place(options[picks[game.seat](len(options))])
-        moves += 1
-    return moves, game.scores
+    return policy_game(Hex(), players, seed, max_moves)

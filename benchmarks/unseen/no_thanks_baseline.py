@@ -6,16 +6,15 @@ as counts, the score of the runs computed at the end.
 It plays the ruleset's game for a seed: the deck shuffled by regnum's seeded generator
 (`regnum.rng`, the one thing taken from regnum: the same deck needs the same draws), the nine
 cards left out taken
-from its top, the cards turned up from its top. And it plays regnum's random policy: seat
+from its top, the cards turned up from its top. And it plays regnum's random policy (`regnum.benchmark.policy_game`): seat
 ``p`` picks with ``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the
 ruleset's order ("no thanks" before "take"), so both sides play the same games and
 ``regnum bench`` checks that they did (moves and final scores).
 """
 from __future__ import annotations
 
-import random
-
 from regnum import rng
+from regnum.benchmark import policy_game
 
 LOWEST, HIGHEST, LEFT_OUT, CHIPS_EACH = 3, 35, 9, 11
 NO_THANKS, TAKE = "no_thanks", "take"
@@ -64,11 +63,4 @@ class NoThanks:
 
 def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int, list[int]]:
     """One game played with regnum's random policy; returns (moves played, final scores)."""
-    game = NoThanks(players, seed)
-    picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
-    moves = 0
-    while not game.over and moves < max_moves:
-        options = game.legal_moves()
-        game.play(options[picks[game.seat](len(options))])
-        moves += 1
-    return moves, game.scores
+    return policy_game(NoThanks(players, seed), players, seed, max_moves)

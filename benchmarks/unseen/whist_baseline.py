@@ -8,15 +8,14 @@ spades), each from 2 to the Ace, shuffled by regnum's seeded generator (`regnum.
 one thing taken from regnum: the same deck needs the same draws), thirteen cards dealt from
 its top to each seat from the one after the dealer (seat 3), so that a hand holds them in the
 reverse of the deck's order.
-And it plays regnum's random policy: seat ``p`` picks with
+And it plays regnum's random policy (`regnum.benchmark.policy_game`): seat ``p`` picks with
 ``random.Random("regnum-bot:<seed>:<p>")`` among its legal moves in the ruleset's order (its
 hand's order), so both sides play the same games and ``regnum bench`` checks that they did.
 """
 from __future__ import annotations
 
-import random
-
 from regnum import rng
+from regnum.benchmark import policy_game
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = range(2, 15)
@@ -67,11 +66,4 @@ def bench_game(players: int, seed: int, max_moves: int = MAX_MOVES) -> tuple[int
     """One game played with regnum's random policy; returns (moves played, final scores)."""
     if players != PLAYERS:
         raise ValueError("this Whist is for 4 players")
-    game = Whist(seed)
-    picks = [random.Random(f"regnum-bot:{seed}:{p}").randrange for p in range(players)]
-    moves = 0
-    while not game.over and moves < max_moves:
-        options = game.legal_moves()
-        game.play(options[picks[game.seat](len(options))])
-        moves += 1
-    return moves, game.scores
+    return policy_game(Whist(seed), players, seed, max_moves)

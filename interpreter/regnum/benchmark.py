@@ -46,6 +46,7 @@ import importlib.util
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -56,7 +57,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from . import heap, resources
-from .agents import play_random_game
+from .agents import play_random_game, seat_seed
 from .diskcache import CACHE_ENV
 
 __all__ = [
@@ -130,6 +131,21 @@ def interpreter_games(rules, players: int, seeds, max_moves: int, coverage: bool
             raise RuntimeError(f"seed {seed}: {type(err).__name__}: {err}") from err
         out.append((game.move_count, tuple(game.scores)))
     return out
+
+
+def policy_game(game, players: int, seed: int, max_moves: int) -> tuple[int, list[int]]:
+    """A hand-written game played with the random policy (see this module's docstring), one
+    seat at a time: `game` has `over`, `seat` (the one to move), `scores`, `legal_moves()` (in
+    the interpreter's order) and `play(move)`. Returns (moves played, final scores), what a
+    baseline's `bench_game` returns; the loop a baseline of the one-seat kind would write."""
+    picks = [random.Random(seat_seed(seed, p)).randrange for p in range(players)]
+    legal_moves, play = game.legal_moves, game.play
+    moves = 0
+    while not game.over and moves < max_moves:
+        options = legal_moves()
+        play(options[picks[game.seat](len(options))])
+        moves += 1
+    return moves, game.scores
 
 
 def baseline_games(baseline, players: int, seeds, max_moves: int) -> list[Outcome]:

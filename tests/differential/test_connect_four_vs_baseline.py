@@ -47,7 +47,7 @@ def test_the_same_moves_give_the_same_game(rules, seed):
         assert _columns(game, seat) == hand.legal_moves()
         col = pick.choice(hand.legal_moves())
         game.play(next(m for m in game.legal_moves(seat) if m.args["col"] == col))
-        hand.drop(col)
+        hand.play(col)
         assert _frame(game) == hand.grid
         assert [game.evaluate(f"count(supply({p}))") for p in (0, 1)] == hand.supply
         assert game.scores == hand.scores

@@ -48,7 +48,7 @@ def test_the_same_moves_give_the_same_game(rules, seed):
         assert [m.args["h"] for m in game.legal_moves(seat)] == [_cell(i) for i in hand.legal_moves()]
         index = pick.choice(hand.legal_moves())
         game.play(regnum.Move(player=seat, action="place", args={"h": _cell(index)}))
-        hand.place(index)
+        hand.play(index)
         assert game.evaluate("[stone(h) for h in board]") == hand.stones
         assert game.scores == hand.scores
     assert hand.over and sum(game.scores) == 1

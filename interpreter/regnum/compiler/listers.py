@@ -487,9 +487,7 @@ class _Writer:
         g = self.g
         names = set(self.names)
         for node, _ in clauses:
-            searches = _invariant_searches(node, {self.names[i]}) if SEARCHES_KEPT else []
-            within = {id(n) for search in searches for n in _nodes(search)}
-            for n in searches + [n for n in g._invariant_calls(node, {self.names[i]}) if id(n) not in within]:
+            for n in invariant_values(g, node, {self.names[i]}):
                 read = {name for name, _, _ in free_names(n)} & names
                 yield n, max((self.names.index(r) for r in read), default=-1), self.scope, self.binds
             for n in _state_only_calls(g, node, set()):
@@ -1219,6 +1217,14 @@ def _state_only_calls(g, node, seen: set):
         seen.add(decl.name)
         yield from g._invariant_calls(decl.body, set(decl.params))
         yield from _state_only_calls(g, decl.body, seen)
+
+
+def invariant_values(g, node, varying: set) -> list:
+    """What `node` computes that reads none of `varying`, to be computed once: its searches
+    (_invariant_searches) and its defs' calls (CodeGen._invariant_calls) outside them."""
+    searches = _invariant_searches(node, varying) if SEARCHES_KEPT else []
+    within = {id(n) for search in searches for n in _nodes(search)}
+    return searches + [n for n in g._invariant_calls(node, varying) if id(n) not in within]
 
 
 def _invariant_searches(node, varying: set) -> list:

@@ -16,8 +16,7 @@ from .codegen import state_reads
 from .conditions import _DEEPEST, _LOOPS, _inlined, _params, truth_lines
 from .expressions import CompileError
 from .indexes import near_lifted_parts
-from . import listers
-from .listers import _helpers, _invariant_searches, _nodes, _state_only_calls
+from .listers import _helpers, _state_only_calls, invariant_values
 
 # Whether a group whose prefer the counts of neighbours answer is judged at once (_near_group),
 # and a narrowing's moves from the counts with what they read kept (_near_loop); False:
@@ -192,10 +191,7 @@ class _Narrower:
         bodies of the defs it calls that read none of the def's parameters; and, as the
         listers do, each search (an aggregate of a comprehension) that reads no parameter."""
         g = self.g
-        varying = set(self.names)
-        searches = _invariant_searches(self.clause.cond, varying) if listers.SEARCHES_KEPT else []
-        within = {id(n) for search in searches for n in _nodes(search)}
-        for n in searches + [n for n in g._invariant_calls(self.clause.cond, varying) if id(n) not in within]:
+        for n in invariant_values(g, self.clause.cond, set(self.names)):
             yield n, self.scope, binds
         for n in _state_only_calls(g, self.clause.cond, set()):
             yield n, {}, {}
