@@ -126,8 +126,8 @@ KNOWN_BRANCH = True
 # when it does not read some earlier parameter (_kept_by_values); False: computed again for
 # each value of that one (tests compare the two).
 KEPT_BY_VALUES = True
-# Whether a search of a require that reads no choice of its loop (`any(c.suit == led for c in
-# hand(player))` in a require over `card`) is computed once, at its first use, as a def's call
+# Whether a search of a require that reads no choice of its loop (`any(x.kind == k for x in
+# pool(player))` in a require over `item`) is computed once, at its first use, as a def's call
 # is (_invariant_searches); False: judged again for every choice (tests compare the two).
 SEARCHES_KEPT = True
 # Whether a loop narrowed by `T(x) == v` (State.cells_with) skips judging that require of the
