@@ -21,7 +21,7 @@ from . import memo
 from ..builtins import FUNCTIONS, EvalError, _max, _min
 from ..documents import all_plain
 from .indexes import indexed_search, line_test, near_test
-from .helpers import RUNTIME, _index, _walk_items   # noqa: F401  (_walk_items: as codegen's, for callers)
+from .helpers import RUNTIME, _index, _walk_items
 
 
 
@@ -296,6 +296,9 @@ class CodeGen:
         open_seen = self._open_seen(node, scope, binds)
         if open_seen is not None:
             return open_seen
+        known_range = self._known_range(node, scope, binds)
+        if known_range is not None:
+            return known_range
         if id(node) not in self._hoisted and isinstance(node, ast.Call) and node.func in ("neighbours", "line", "directions") \
                 and self._builtin(node.func, scope, binds) and self.x.program.get(node.func) is None \
                 and self.x.zones.get(node.func) is None and node.args:
@@ -316,6 +319,23 @@ class CodeGen:
                     return (f"({lines}.get(({cell}, {direction}, {node.args[3].value})) "
                             f"or {self.src(node, scope, binds)})")
         return self.src(node, scope, binds)
+
+    def _known_range(self, node, scope: dict, binds: dict) -> str | None:
+        """The source of `range(lo, hi)` only gone through, its bounds known at load (`for i
+        in range(1, size + 1)`, size a constant): the list made once, at load, and charged and
+        bounded at every use as `_range` charges and bounds it (helpers._range_known). None
+        for any other node, and for a range past KNOWN_RANGE items (made as the game runs)."""
+        if not RANGES_AT_LOAD or id(node) in self._hoisted or not isinstance(node, ast.Call) \
+                or node.func != "range" or not 1 <= len(node.args) <= 2 \
+                or not self._builtin("range", scope, binds):
+            return None
+        bounds = [self._known(a, scope, binds) for a in node.args]
+        if any(type(b) is not int for b in bounds):
+            return None
+        lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+        if not 0 < hi - lo <= KNOWN_RANGE:
+            return None
+        return f"_range_known(c, {self.bind(list(range(lo, hi)), 'range')}, {lo}, {hi})"
 
     def _open_seen(self, node, scope: dict, binds: dict) -> str | None:
         """The source of a value only gone through, read on an open grid as a tuple it
@@ -731,7 +751,7 @@ class CodeGen:
             item = f"_e{next(self._ids)}"   # builtins._first and _last, without the call
             return f"({item}[{0 if name == 'first' else -1}] if ({item} := {args[0]}) else None)"
         if name in _WALKING and len(args) >= 1 and (name not in ("max", "min") or len(args) == 1):
-            args[0] = f"_walk_items(c, {args[0]})"   # the builtin goes through every item: counted
+            args[0] = self._walked(args[0])   # the builtin goes through every item: counted
         if name in FUNCTIONS:
             return f"{self.bind(FUNCTIONS[name][2], 'f')}({', '.join(args)})"
         from .expressions import CompileError
@@ -1112,6 +1132,20 @@ class CodeGen:
         from .expressions import CompileError
         raise CompileError(f"unknown operator '{op}'", node.span)
 
+    def _walked(self, source: str) -> str:
+        """`_walk_items(c, source)`, the steps of a builtin going through a list; for a list
+        bound at load (a constant: an enum's members, `next(hollow, at)`), the same steps
+        counted now, once, rather than at every call by measuring its items again."""
+        name = source.strip("()")
+        value = self.ns.get(name) if WALKED_AT_LOAD and re.fullmatch(r"_k\d+", name) else None
+        if type(value) is not list:
+            return f"_walk_items(c, {source})"
+        charge = _WalkCharge()
+        _walk_items(charge, value)
+        if charge.steps == len(value):
+            return f"_walk(c, {source})"
+        return f"_charged(c, {charge.steps}, {source})"
+
     def _fixed_items(self, source: str) -> tuple[str, int] | None:
         """(name of its set, its length) when `source` reads a list bound at load (a constant,
         never changed by a game) whose items are all texts, whole numbers, truth values or
@@ -1191,6 +1225,28 @@ class CodeGen:
                 if branch is nonempty_in:
                     self._nonempty.pop()
         return f"({branches[0]} if {cond} else {branches[1]})"
+
+
+# Whether a `range` with bounds known at load that is only gone through is made at load
+# (CodeGen._known_range), when it holds KNOWN_RANGE items at most; False: made at every use
+# (tests compare the two).
+RANGES_AT_LOAD = True
+KNOWN_RANGE = 4096
+
+# Whether a builtin going through a list bound at load (`next(hollow, at)`, an enum's members)
+# has the steps it charges counted at load, once (CodeGen._walked); False: measured at every
+# call (tests compare the two).
+WALKED_AT_LOAD = True
+
+
+class _WalkCharge:
+    """What `_walk_items` reads and writes of a context, to learn at load the steps it would
+    charge for a list that never changes (CodeGen._walked)."""
+    steps = 0
+    max_steps = float("inf")
+
+    def charge(self, n: int) -> None:
+        self.steps += n
 
 
 # Builtins that go through every item of their (first) argument, and board queries that

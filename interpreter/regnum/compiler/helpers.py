@@ -211,6 +211,17 @@ def _range(c, a, b=None):
     return list(range(lo, hi))
 
 
+def _range_known(c, items, lo: int, hi: int):
+    """`_range(c, lo, hi)` for bounds known at load, `items` the list made of them then
+    (codegen._known_range): the same limit and steps; the list itself, for a caller that
+    only goes through it."""
+    n = hi - lo
+    if n > c.limits.value_size:
+        c.too_big([], n, f"range({lo}, {hi})")
+    c.charge(n)
+    return items
+
+
 _UNSET = object()   # no value of a game: a value not computed yet
 
 
@@ -294,5 +305,5 @@ def _argbest(pairs, highest):
 
 
 RUNTIME = {"_seat": _seat, "_deref": _deref, "_cell_value": _cell_value, "_cell_start": _cell_start, "_cells": _CELLS, "_attr": _attr, "_row": _row, "_col": _col, "_index": _index, "_div": _div, "_mod": _mod, "_in": _in, "_in_fixed": _in_fixed, "_cells_where": _cells_where,
-           "_last": _last, "_walk": _walk, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_text": text_of, "_argbest": _argbest, "_format": format_value,
+           "_last": _last, "_walk": _walk, "_charged": _charged, "_add": _add, "_mul": _mul, "_compare": _compare, "_walk_items": _walk_items, "_range": _range, "_range_known": _range_known, "_text": text_of, "_argbest": _argbest, "_format": format_value,
            "EvalError": EvalError, "_UNSET": _UNSET, "_m_once": _Once, "_m_put": _put, "_m_cells_unequal": _cells_unequal}
