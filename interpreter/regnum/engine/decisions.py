@@ -142,14 +142,28 @@ def _piece_choices(ctx: Ctx, values: list) -> list:
 def _zone_choices(ctx: Ctx, values: list) -> list:
     """`_piece_choices` of a zone's own list, whose items are pieces (the state's numbers of
     them, never anything else): their labels read without checking that each is one, and the
-    (piece, label) pairs made at once when the labels differ."""
+    (piece, label) pairs made at once when the labels differ. Made once a listing of several
+    actions (ctx.choices), which only reads them."""
+    try:
+        memo = ctx.choices if SHARED_CHOICES else None
+    except AttributeError:   # a context that is not a Ctx (the state alone) shares nothing
+        memo = None
+    if memo is not None:
+        made = memo.get(id(values))
+        if made is not None and made[0] is values:
+            return made[1]
     pieces = ctx.state.pieces
     if len(values) < 2:   # none or one: named apart
-        return [(v, pieces[v]["label"]) for v in values]
-    labels = [pieces[v]["label"] for v in values]
-    if len(set(labels)) == len(labels):
-        return list(zip(values, labels))
-    return _distinct(values, _piece_labels(ctx, values), ())
+        choices = [(v, pieces[v]["label"]) for v in values]
+    else:
+        labels = [pieces[v]["label"] for v in values]
+        if len(set(labels)) == len(labels):
+            choices = list(zip(values, labels))
+        else:
+            choices = _distinct(values, _piece_labels(ctx, values), ())
+    if memo is not None:
+        memo[id(values)] = (values, choices)
+    return choices
 
 
 def _encode(ctx: Ctx, param, value, labels: dict | None = None):
@@ -171,6 +185,13 @@ def _hashable(value):
 class _Found(Exception):
     """Stops the enumeration at the first legal move (for `can`)."""
 
+
+# Whether the actions of one ask that choose from the same zone share the choices made of it
+# (Ctx.choices, made by Game._list); False: each makes them (tests compare the two).
+SHARED_CHOICES = True
+# Whether a `can` met while an ask's moves are listed answers from that listing for an action
+# it listed already (Ctx.listed, listed_noting); False: it lists again (tests compare the two).
+CANS_FROM_LISTING = True
 
 # Whether a `can` during a move keeps the listing it makes for the ask that follows (False:
 # it stops at the first legal move, as before; the tests compare the two).
@@ -538,6 +559,18 @@ def _candidates_generic(ctx: Ctx, action, player: int) -> list[tuple[dict, dict]
 def exists(ctx: Ctx, action, player: int) -> bool:
     """Whether `player` has at least one legal move of `action` (a prefer never empties a
     non-empty set of moves, so the requires decide)."""
+    if ctx.choices is not None and ctx.hits is None:   # while an ask offering several actions is listed
+        asked = ctx.asked
+        if asked is None:
+            ctx.asked = {action.name}
+        else:
+            asked.add(action.name)
+        known = ctx.listed.get((player, action.name)) if ctx.listed is not None else None
+        if known is not None and ctx.steps + known[1] <= ctx.max_steps:
+            # Listed already by this listing: what a listing stopped at the first move finds,
+            # and the steps it pays (past the limit, listed again to fail there).
+            ctx.steps += known[1]
+            return known[0]
     if KEEP_LISTINGS and ctx.frames is not None and ctx.hits is None and action.lister is not None:
         found = _exists_keeping(ctx, action, player)
         if found is not None:
@@ -547,6 +580,25 @@ def exists(ctx: Ctx, action, player: int) -> bool:
     except _Found:
         return True
     return False
+
+
+def listed_noting(ctx: Ctx, action, player: int, listed: dict) -> list:
+    """`_listing(ctx, action, player)` of an action with a lister and no prefer, coverage
+    off, noting in `listed` (Ctx.listed) whether it has a move and the steps a `can` would
+    pay to learn it: those a listing stopped at its first move charges, or the whole
+    listing's when it has none (as _exists_keeping learns them). Nothing is noted when it
+    went otherwise than a plain listing (a fault: listed again as Game._list lists, from
+    the same steps, since a listing noting its first move may narrow later)."""
+    start = ctx.steps
+    first = _First()
+    try:
+        out = action.lister(ctx, player, None, first)
+    except _FAULTS:
+        ctx.steps = start
+        return _listing(ctx, action, player)
+    if (first.steps is None) == (not out) and not first.owed:
+        listed[player, action.name] = (True, first.steps - start) if out else (False, ctx.steps - start)
+    return out
 
 
 def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
@@ -575,7 +627,9 @@ def _exists_keeping(ctx: Ctx, action, player: int) -> bool | None:
     if kept is None:
         kept = ctx.kept = {}
     # Kept with whether the prefers were applied (then their steps are the listing's).
-    kept[player, action.name] = (out, ctx.steps - start, len(ctx.undo), fused is not None)
+    # With the steps to the first move, which a `can` of the ask's listing pays (Game._list).
+    kept[player, action.name] = (out, ctx.steps - start, len(ctx.undo), fused is not None,
+                                 None if first.steps is None else first.steps - start)
     if first.steps is None:
         return False   # a listing that found nothing went to its end: those are its steps
     ctx.steps = first.steps

@@ -25,6 +25,7 @@ from .state import string_text as _string_text
 
 _NO_SEAT = object()  # legal_moves() called without a seat, which it refuses
 _FAULTS = decisions._FAULTS
+_UNNOTED = object()   # a kept listing whose steps to its first move were not noted
 
 
 # A ruleset whose start draws nothing random starts every game as a copy of its first one
@@ -308,6 +309,7 @@ class Game:
         # bound on it (measuring one is a walk of the whole state, for a game read from JSON).
         ctx.hits, ctx.events, ctx.narrate = self.hits, self.events, self.narrate
         ctx.steps = ctx.added = 0
+        ctx.choices = ctx.listed = None   # a listing that failed may have left them
         return ctx
 
     def _waiting(self) -> dict:
@@ -551,7 +553,20 @@ class Game:
                 ctx.steps = ctx.added = 0
             actions = self.model.actions
             kept = cache.get("kept")
-            for name in stack[-1][2]["$actions"]:
+            asked = stack[-1][2]["$actions"]
+            # Several actions may choose from the same zone: its choices made once (Ctx.choices);
+            # and one may ask whether another has a move (Ctx.asked, Ctx.listed): those the
+            # last such listing asked about are noted.
+            noted, ctx.asked = ctx.asked, None
+            listed = None
+            if len(asked) > 1:
+                ctx.choices = {}
+                if noted is not None and ctx.hits is None and decisions.CANS_FROM_LISTING:
+                    listed = {}
+            else:
+                ctx.choices = None
+            ctx.listed = listed
+            for name in asked:
                 action = actions[name]
                 try:
                     lister = action.lister
@@ -563,9 +578,13 @@ class Game:
                         ctx.steps += steps
                         if action.prefers and not narrowed:
                             found = decisions.preferred(ctx, action, player, found)
+                        elif listed is not None and name in noted and not action.prefers:
+                            first = cache.get("kept_firsts", {}).get((player, name), _UNNOTED)
+                            if first is not _UNNOTED:
+                                listed[player, name] = (True, first) if found else (False, steps)
                     elif lister is None or action.prefers:
                         found = decisions.listed(ctx, action, player)
-                    else:   # decisions.listed, written out
+                    elif listed is None or name not in noted:   # decisions.listed, written out
                         hits = {} if ctx.hits is not None else None
                         try:
                             found = lister(ctx, player, hits, False)
@@ -574,10 +593,13 @@ class Game:
                         else:
                             if hits:
                                 decisions._add_hits(ctx, hits)
+                    else:   # the same, noting the steps to its first move (decisions._exists_keeping)
+                        found = decisions.listed_noting(ctx, action, player, listed)
                 except BaseException as err:   # located as guarded() does, only when it failed
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
                 out.append((name, found))
+            ctx.choices = ctx.listed = None
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
         cache[~player] = out
@@ -771,9 +793,13 @@ class Game:
         for `_list` when no write came after them: they are this position's. (Not written
         out in _apply: a comprehension there would make its locals cells at every move.)"""
         kept = {key: (entry[0], entry[1], entry[3]) for key, entry in ctx.kept.items() if entry[2] == written}
-        ctx.kept = None
         if kept:
             self._cache["kept"] = kept
+            listing = self._list_ctx
+            if listing is not None and listing.asked:   # the steps to each first move, for a `can` of the ask's listing
+                self._cache["kept_firsts"] = {key: entry[4] for key, entry in ctx.kept.items()
+                                              if entry[2] == written}
+        ctx.kept = None
 
     def _asking_at(self, stack) -> str:
         """Where the flow stands: the `ask` the game waits at (or the flow, once it is over)."""

@@ -48,7 +48,8 @@ class Ctx:
 
     __slots__ = ("model", "state", "n", "seats", "events", "narrate", "hits", "steps",
                  "max_steps", "stack", "last_ranking", "fired", "limits", "size_bound", "added", "earlier",
-                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched", "kept")
+                 "deferred", "move_base", "undo", "frames", "earlier_fn", "settled", "watched", "kept",
+                 "choices", "listed", "asked")
 
     def __init__(self, model, state: State, n: int, hits: dict, events: list, narrate: bool = True,
                  limits: Limits = DEFAULT_LIMITS):
@@ -82,6 +83,19 @@ class Ctx:
         # Listings a `can` made whole during a move: {(seat, action): (moves, steps, len(undo)
         # then)}, taken by the next position's listing if no write came after (decisions.exists).
         self.kept: dict | None = None
+        # The choices made of each zone during one listing of a position that offers several
+        # actions ({id(zone's list): (the list, its choices)}, decisions._zone_choices): the
+        # actions of an ask that choose from the same zone (a card played, or discarded, from
+        # the hand) make them once. None outside such a listing: a write may change a zone's
+        # list in place.
+        self.choices: dict | None = None
+        # During such a listing: the actions a `can` asked about (`require no_move: not
+        # can(player, place)` of a pass offered beside `place`), which the next such listing
+        # of the game expects to be asked about again; and, for each action the last one
+        # asked about, {(seat, action): (whether it has a move, the steps a `can` pays to
+        # learn it)} once listed, which a `can` of it answers from (decisions.exists).
+        self.asked: set | None = None
+        self.listed: dict | None = None
         # Whether pieces moving may fire triggers (the model's never change): move_piece asks once.
         self.watched = model is not None and bool(model.triggers or model.leave_triggers)
 
