@@ -1062,13 +1062,20 @@ class CodeGen:
     def _cell_read(self, name: str, board: str, cell: str) -> str:
         """A variable per cell of an open grid. A cell given by a plain name (a local, read
         more than once at no cost) is looked up inline: no call when the cell is in use, or
-        is a text already known to be a cell (boards.PARSED)."""
-        if _PLAIN.fullmatch(cell):
-            table = f"{self.state('tables')}[{name!r}]"
-            start = f"{self.state('grids')}[{board!r}]['start'][{name!r}]"
-            return (f"({table}[{cell}] if {cell} in {table} else {start} if {cell} in _cells "
-                    f"else _cell_start(c, {name!r}, {board!r}, {cell}))")
-        return f"_cell_value(c, {name!r}, {board!r}, {cell})"
+        is a text already known to be a cell (boards.PARSED); since the forty-eighth step a
+        computed one too, put in a local first, save where Python refuses an assignment
+        expression (a comprehension's source)."""
+        if not _PLAIN.fullmatch(cell):
+            if self._in_iterable or not CELLS_COMPUTED_INLINE:
+                return f"_cell_value(c, {name!r}, {board!r}, {cell})"
+            # A cell computed (`disc(step(board, c, way, i))`): into a fresh local first, by an
+            # assignment expression (no value of a game is _UNSET), then looked up as a local.
+            local = f"_a{next(self._ids)}"
+            return f"((({local} := {cell}) is _UNSET) or {self._cell_read(name, board, local)})"
+        table = f"{self.state('tables')}[{name!r}]"
+        start = f"{self.state('grids')}[{board!r}]['start'][{name!r}]"
+        return (f"({table}[{cell}] if {cell} in {table} else {start} if {cell} in _cells "
+                f"else _cell_start(c, {name!r}, {board!r}, {cell}))")
 
     def _Attribute(self, node, scope, binds):
         obj = self.src(node.obj, scope, binds)
@@ -1226,6 +1233,10 @@ class CodeGen:
                     self._nonempty.pop()
         return f"({branches[0]} if {cond} else {branches[1]})"
 
+
+# Whether a variable per cell of an open grid read at a computed cell is looked up inline
+# (CodeGen._cell_read); False: through helpers._cell_value (tests compare the two).
+CELLS_COMPUTED_INLINE = True
 
 # Whether a `range` with bounds known at load that is only gone through is made at load
 # (CodeGen._known_range), when it holds KNOWN_RANGE items at most; False: made at every use
