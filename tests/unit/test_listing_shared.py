@@ -35,6 +35,7 @@ flow:
         ask p to play or discard or pass_turn
         set p = 1 - p
 action play(card in hand(player)):
+    require counted: count(x for x in range(20 + 10 * count(pile)) where x >= 0) > 0 else "a search"
     require rising: count(pile) == 0 or card.rank > last(pile).rank else "play higher than the top card"
     move card to pile
 action discard(card in hand(player)):
@@ -44,6 +45,13 @@ action pass_turn():
     require no_move: not can(player, play) else "you can play"
     pass
 """
+
+
+# The same game with no `can` in the flow: the ask's listing lists `play` itself, noting the
+# steps to its first move.
+ASKED = RULES.replace("""    while can(p, play) or can(1 - p, play):
+        ask p""", """    repeat 9 times:
+        ask p""")
 
 
 @pytest.fixture()
@@ -133,22 +141,38 @@ def test_a_pass_asks_the_listing_whether_play_has_a_move(rules, monkeypatch):
     assert calls == [False, True, "first", "first", True, "first", True]
 
 
-def test_the_listing_answers_with_the_steps_a_stopped_listing_charges(rules, monkeypatch):
-    played = {}
-    for on in (True, False):
-        _switched(monkeypatch, True, on)
-        game = rules.new_game(2, 3, coverage=False)
-        peaks = []
-        while not game.is_over:
-            moves = game.legal_moves(game.to_move[0])
-            peaks.append(game.peak_steps)
-            game.peak_steps = 0
-            game.play(moves[len(moves) // 2])
-        played[on] = (game, peaks)
-    assert_alike(played[True][0], played[False][0])
-    assert played[True][1] == played[False][1]
-    # the setup's steps, then a listing's, each `can` of play charged as a stopped listing
-    assert played[True][1] == [35, 12, 12, 9, 9]
+def _listings(rules, monkeypatch, cans: bool, seed: int) -> tuple:
+    """The steps each listing of a game charged, and the game: each seat to move lists, and
+    the seat picks its moves[seed % n]."""
+    _switched(monkeypatch, True, cans)
+    game = rules.new_game(2, seed, coverage=False)
+    charged = []
+    while not game.is_over:
+        moves = game.legal_moves(game.to_move[0])
+        charged.append(game._list_ctx.steps)
+        game.play(moves[seed % len(moves)])
+    return charged, game
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("text", [RULES, ASKED], ids=["kept", "asked"])
+def test_the_listing_answers_with_the_steps_a_stopped_listing_charges(tmp_path, monkeypatch, seed, text):
+    rules = load(tmp_path, text)
+    on, played = _listings(rules, monkeypatch, True, seed)
+    off, again = _listings(rules, monkeypatch, False, seed)
+    assert on == off
+    assert_alike(played, again)
+
+
+def test_the_steps_of_each_listing_counted(rules, monkeypatch):
+    charged, _ = _listings(rules, monkeypatch, True, 0)
+    # play: `counted` once (20 numbers made, 20 gone through), then its 5 cards; discard: its
+    # 5 cards; pass_turn's `can` of play, stopped at its first move, what play charged before
+    # it: `counted` and the 5 cards, charged as the loop over them starts ...
+    assert charged[0] == (40 + 5) + 5 + (40 + 5)
+    # ... and so on, `counted` 10 numbers longer for each card played: answered from the
+    # listing from the second on, with those steps
+    assert charged == [95, 132, 172, 209, 249]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -162,17 +186,19 @@ def test_random_games_play_alike_with_the_switches_on_and_off(rules, monkeypatch
         assert_alike(games[0], other)
 
 
-def test_a_step_limit_is_met_where_listing_again_meets_it(tmp_path, monkeypatch):
-    """Past the limit, the noted listing is not read: listed again, it fails where it must."""
-    rules = load(tmp_path, RULES)
+@pytest.mark.parametrize("text", [RULES, ASKED], ids=["kept", "asked"])
+def test_a_step_limit_is_met_where_listing_again_meets_it(tmp_path, monkeypatch, text):
+    """Past the limit, the noted listing is not read: listed again, it fails where it must
+    (play's search grows with the pile, so a later listing meets a limit the first passed)."""
+    rules = load(tmp_path, text)
     outcomes = {}
     for on in (True, False):
         _switched(monkeypatch, True, on)
         found = []
-        for limit in range(1, 40):
+        for limit in range(30, 400, 3):
             try:
                 game = rules.new_game(2, 1, coverage=False, limits=Limits(steps=limit))
-                for _ in range(6):
+                for _ in range(9):
                     if game.is_over:
                         break
                     moves = game.legal_moves(game.to_move[0])
