@@ -80,8 +80,9 @@ _NEAR_8: dict = {}   # cell -> (extent, the eight cells around, row by row: also
 # and over), and the same text each time, its hash computed once.
 _NAMED: dict = {}
 _NEAR_4: dict = {}
-# (cell, direction, n) -> (the extent of the cell n steps that way, its text): `step(B, x, d, i)`
-# for the i of a walk, asked again at every walk from the same cell.
+# (cell, direction, n) -> (the extent of the cell n steps that way, its coordinates, by which
+# _NAMED keeps its text): `step(B, x, d, i)` for the i of a walk, asked again at every walk
+# from the same cell.
 _STEPS: dict = {}
 # direction -> its place among the eight cells around (_AROUND_8)
 _SLOT = {"north_west": 0, "north": 1, "north_east": 2, "west": 3, "east": 4, "south_west": 5,
@@ -136,8 +137,8 @@ def step(board: Board, c, cell, direction, n: int = 1):
         return step_one(board, c, cell, direction)
     try:   # a step of several cells met before (a walk along a line, one more cell each time)
         known = _STEPS[cell, direction, n]
-        if known[0] <= c.limits.grid_reach:
-            return known[1]
+        if known[0] <= c.limits.grid_reach:   # named as _named names it (the same text kept)
+            return _NAMED.get(known[1]) or _named(*known[1])
     except (KeyError, TypeError):
         pass
     return _step(board, c, cell, direction, n)
@@ -221,7 +222,7 @@ def _step(board: Board, c, cell, direction, n):
     row, col = found[0] + n * dr, found[1] + n * dc
     far = reached(board, c, row, col)
     if type(n) is int and type(cell) is str:   # (not a truth value taken for 0 or 1)
-        _keep(_STEPS, (cell, direction, n), (max(abs(row), abs(col)), far), _CACHE_LIMIT)
+        _keep(_STEPS, (cell, direction, n), (max(abs(row), abs(col)), (row, col)), _CACHE_LIMIT)
     return far
 
 

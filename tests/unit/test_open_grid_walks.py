@@ -37,8 +37,11 @@ def test_a_step_of_several_cells_is_remembered_and_given_again(tmp_path):
     opengrid._STEPS.clear()
     game = load(tmp_path).new_game(2, seed=1)
     far = game.evaluate('step(floor, cell(floor, 1, -2), "south_east", 3)')
-    assert far == "(4,1)" and opengrid._STEPS == {("(1,-2)", "south_east", 3): (4, "(4,1)")}
+    assert far == "(4,1)" and opengrid._STEPS == {("(1,-2)", "south_east", 3): (4, (4, 1))}
     assert game.evaluate('step(floor, cell(floor, 1, -2), "south_east", 3)') is far
+    opengrid._NAMED.clear()   # the text is named again, and kept, as `cell(…)` names it
+    again = game.evaluate('step(floor, cell(floor, 1, -2), "south_east", 3)')
+    assert again == far and opengrid._NAMED[(4, 1)] is again
     assert game.evaluate('step(floor, cell(floor, 1, -2), "north", 0)') == "(1,-2)"
     assert ("(1,-2)", "north", 0) in opengrid._STEPS and len(opengrid._STEPS) == 2
 
@@ -73,7 +76,7 @@ def test_the_steps_remembered_are_emptied_at_their_bound_and_still_answer(tmp_pa
     game = load(tmp_path).new_game(2, seed=1)
     assert game.evaluate('[step(floor, cell(floor, 0, 0), "east", n) for n in range(2, 9)]') == [
         f"(0,{n})" for n in range(2, 9)]
-    assert len(opengrid._STEPS) <= 3 and opengrid._STEPS[("(0,0)", "east", 8)] == (8, "(0,8)")
+    assert len(opengrid._STEPS) <= 3 and opengrid._STEPS[("(0,0)", "east", 8)] == (8, (0, 8))
 
 
 def _walks(tmp_path, inline: bool, name: str):
