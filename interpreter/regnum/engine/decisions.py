@@ -142,16 +142,15 @@ def _piece_choices(ctx: Ctx, values: list) -> list:
 def _zone_choices(ctx: Ctx, values: list) -> list:
     """`_piece_choices` of a zone's own list, whose items are pieces (the state's numbers of
     them, never anything else): their labels read without checking that each is one, and the
-    (piece, label) pairs made at once when the labels differ. Made once a listing of several
-    actions (ctx.choices), which only reads them."""
+    (piece, label) pairs made at once when the labels differ. During a listing of several
+    actions, which only reads them, the last zone's are kept (Ctx.choices): the next action
+    choosing from the same zone takes them."""
     try:
-        memo = ctx.choices if SHARED_CHOICES else None
+        last = ctx.choices if SHARED_CHOICES else None
     except AttributeError:   # a context that is not a Ctx (the state alone) shares nothing
-        memo = None
-    if memo is not None:
-        made = memo.get(id(values))
-        if made is not None and made[0] is values:
-            return made[1]
+        last = None
+    if last and last[0] is values:
+        return last[1]
     pieces = ctx.state.pieces
     if len(values) < 2:   # none or one: named apart
         choices = [(v, pieces[v]["label"]) for v in values]
@@ -161,8 +160,8 @@ def _zone_choices(ctx: Ctx, values: list) -> list:
             choices = list(zip(values, labels))
         else:
             choices = _distinct(values, _piece_labels(ctx, values), ())
-    if memo is not None:
-        memo[id(values)] = (values, choices)
+    if last is not None:
+        ctx.choices = (values, choices)
     return choices
 
 

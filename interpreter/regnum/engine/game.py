@@ -560,7 +560,7 @@ class Game:
             noted, ctx.asked = ctx.asked, None
             listed = None
             if len(asked) > 1:
-                ctx.choices = {}
+                ctx.choices = ()
                 if noted is not None and ctx.hits is None and decisions.CANS_FROM_LISTING:
                     listed = {}
             else:

@@ -83,12 +83,12 @@ class Ctx:
         # Listings a `can` made whole during a move: {(seat, action): (moves, steps, len(undo)
         # then)}, taken by the next position's listing if no write came after (decisions.exists).
         self.kept: dict | None = None
-        # The choices made of each zone during one listing of a position that offers several
-        # actions ({id(zone's list): (the list, its choices)}, decisions._zone_choices): the
-        # actions of an ask that choose from the same zone (a card played, or discarded, from
-        # the hand) make them once. None outside such a listing: a write may change a zone's
-        # list in place.
-        self.choices: dict | None = None
+        # During a listing of a position that offers several actions: the last zone's list
+        # whose choices were made and those choices ((list, choices), or () before any),
+        # taken by the next action choosing from the same zone (a card played, or discarded,
+        # from the hand: decisions._zone_choices). None outside such a listing: a write may
+        # change a zone's list in place.
+        self.choices: tuple | None = None
         # During such a listing: the actions a `can` asked about (`require no_move: not
         # can(player, place)` of a pass offered beside `place`), which the next such listing
         # of the game expects to be asked about again; and, for each action the last one
