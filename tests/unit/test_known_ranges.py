@@ -17,7 +17,7 @@ from regnum.agents import play_random_game
 from regnum.compiler import codegen
 
 from listings import assert_alike, both   # tests/unit is on the path of its tests
-from toy_rules import load_switched
+from toy_rules import load_switched, sources_written
 
 RULES = """
 game toy "Toy"
@@ -42,19 +42,11 @@ def _rules(tmp_path, at_load: bool, name: str):
 
 
 def _written(tmp_path, at_load: bool, name: str) -> str:
-    """Every source the code generator compiles while the ruleset loads and a game lists and
-    plays a move (an action's body is written at its first use)."""
-    sources = []
-    compiled = codegen.CodeGen.compiled
-
-    def keep(self, source, *args, **kwargs):
-        sources.append(source)
-        return compiled(self, source, *args, **kwargs)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(codegen.CodeGen, "compiled", keep)
+    """The sources written as the ruleset loads and a game lists and plays a move."""
+    def run():
         game = _rules(tmp_path, at_load, name).new_game(2, 0)
         game.play(game.legal_moves(0)[-1])
-    return "\n".join(sources)
+    return sources_written(run)
 
 
 def test_a_known_range_gone_through_is_made_at_load(tmp_path):

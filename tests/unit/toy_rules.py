@@ -23,3 +23,20 @@ def load_switched(tmp_path, text: str | None, name: str, switches: list) -> regn
         for module, switch, value in switches:
             patch.setattr(module, switch, value)
         return load(tmp_path, text, name) if text is not None else regnum.load(name)
+
+
+def sources_written(run) -> str:
+    """Every source the code generator compiles while `run()` runs (a load, and a game that
+    lists and plays: some code is written at its first use), joined by newlines."""
+    import pytest
+    from regnum.compiler import codegen
+    sources = []
+    compiled = codegen.CodeGen.compiled
+
+    def keep(self, source, *args, **kwargs):
+        sources.append(source)
+        return compiled(self, source, *args, **kwargs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(codegen.CodeGen, "compiled", keep)
+        run()
+    return "\n".join(sources)
