@@ -146,7 +146,7 @@ def _zone_choices(ctx: Ctx, values: list) -> list:
     actions, which only reads them, the last zone's are kept (Ctx.choices): the next action
     choosing from the same zone takes them."""
     try:
-        last = ctx.choices if SHARED_CHOICES else None
+        last = ctx.choices
     except AttributeError:   # a context that is not a Ctx (the state alone) shares nothing
         last = None
     if last and last[0] is values:
@@ -160,7 +160,7 @@ def _zone_choices(ctx: Ctx, values: list) -> list:
             choices = list(zip(values, labels))
         else:
             choices = _distinct(values, _piece_labels(ctx, values), ())
-    if last is not None:
+    if last is not None and SHARED_CHOICES:
         ctx.choices = (values, choices)
     return choices
 

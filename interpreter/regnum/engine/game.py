@@ -554,18 +554,17 @@ class Game:
             actions = self.model.actions
             kept = cache.get("kept")
             asked = stack[-1][2]["$actions"]
-            # Several actions may choose from the same zone: its choices made once (Ctx.choices);
-            # and one may ask whether another has a move (Ctx.asked, Ctx.listed): those the
-            # last such listing asked about are noted.
-            noted, ctx.asked = ctx.asked, None
             listed = None
-            if len(asked) > 1:
+            several = len(asked) > 1
+            if several:
+                # Several actions may choose from the same zone: its choices made once
+                # (Ctx.choices); and one may ask whether another has a move (Ctx.asked,
+                # Ctx.listed): those the last such listing asked about are noted. (A listing
+                # of one action leaves both None, as every listing leaves them.)
+                noted, ctx.asked = ctx.asked, None
                 ctx.choices = ()
                 if noted is not None and ctx.hits is None and decisions.CANS_FROM_LISTING:
-                    listed = {}
-            else:
-                ctx.choices = None
-            ctx.listed = listed
+                    listed = ctx.listed = {}
             for name in asked:
                 action = actions[name]
                 try:
@@ -596,10 +595,12 @@ class Game:
                     else:   # the same, noting the steps to its first move (decisions._exists_keeping)
                         found = decisions.listed_noting(ctx, action, player, listed)
                 except BaseException as err:   # located as guarded() does, only when it failed
+                    ctx.choices = ctx.listed = None
                     with guarded(action.span, f"while listing the moves of '{name}'"):
                         raise err
                 out.append((name, found))
-            ctx.choices = ctx.listed = None
+            if several:
+                ctx.choices = ctx.listed = None
             if ctx.steps > self.peak_steps:
                 self.peak_steps = ctx.steps
         cache[~player] = out
