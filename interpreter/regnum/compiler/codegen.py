@@ -1068,7 +1068,7 @@ class CodeGen:
         if not _PLAIN.fullmatch(cell):
             if self._in_iterable or not CELLS_COMPUTED_INLINE:
                 return f"_cell_value(c, {name!r}, {board!r}, {cell})"
-            # A cell computed (`disc(step(board, c, way, i))`): into a fresh local first, by an
+            # A cell computed (`height(step(board, c, way, i))`): into a fresh local first, by an
             # assignment expression (no value of a game is _UNSET), then looked up as a local.
             local = f"_a{next(self._ids)}"
             return f"((({local} := {cell}) is _UNSET) or {self._cell_read(name, board, local)})"
@@ -1141,7 +1141,7 @@ class CodeGen:
 
     def _walked(self, source: str) -> str:
         """`_walk_items(c, source)`, the steps of a builtin going through a list; for a list
-        bound at load (a constant: an enum's members, `next(hollow, at)`), the same steps
+        bound at load (a constant: an enum's members, `next(kinds, k)`), the same steps
         counted now, once, rather than at every call by measuring its items again."""
         name = source.strip("()")
         value = self.ns.get(name) if WALKED_AT_LOAD and re.fullmatch(r"_k\d+", name) else None
@@ -1244,7 +1244,7 @@ CELLS_COMPUTED_INLINE = True
 RANGES_AT_LOAD = True
 KNOWN_RANGE = 4096
 
-# Whether a builtin going through a list bound at load (`next(hollow, at)`, an enum's members)
+# Whether a builtin going through a list bound at load (`next(kinds, k)`, an enum's members)
 # has the steps it charges counted at load, once (CodeGen._walked); False: measured at every
 # call (tests compare the two).
 WALKED_AT_LOAD = True

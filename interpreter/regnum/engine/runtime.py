@@ -85,8 +85,8 @@ class Ctx:
         self.kept: dict | None = None
         # During a listing of a position that offers several actions: the last zone's list
         # whose choices were made and those choices ((list, choices), or () before any),
-        # taken by the next action choosing from the same zone (a card played, or discarded,
-        # from the hand: decisions._zone_choices). None outside such a listing: a write may
+        # taken by the next action choosing from the same zone (a piece played, or put aside,
+        # from the same pool: decisions._zone_choices). None outside such a listing: a write may
         # change a zone's list in place.
         self.choices: tuple | None = None
         # During such a listing: the actions a `can` asked about (`require no_move: not
