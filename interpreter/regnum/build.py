@@ -599,6 +599,8 @@ def build_module(text: str, file: str, limits: Limits = DEFAULT_LIMITS) -> ast.M
     else:
         SourceRegistry.remember(file, text)
     if len(text) <= _BUILT_CHARACTERS:
+        if not _BUILT:   # emptied, or put in place afresh: what was counted is not in it
+            _built_size = 0
         _BUILT[key] = module
         _built_size += len(text)
         while _built_size > _BUILT_CHARACTERS:
